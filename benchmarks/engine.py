@@ -1,0 +1,60 @@
+"""Time to generate, simulate and measure each schedule at growing sizes.
+
+    .venv/bin/python benchmarks/engine.py [--repeat N]
+
+Prints a table of median times (ms) with op counts. Schedules that run a fixed V
+(1 for gpipe, 1f1b, zb-h1, zb-h2; 2 for zb-v) run at their own V in each row.
+zb-h2's order comes from a greedy rule run once per (P, m) and cached; its
+`generate` column is the uncached time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+from pipeviz import NAMES, SCHEDULES, Config
+from pipeviz.metrics import measure
+from pipeviz.schedules import zb_h2
+from pipeviz.simulate import simulate
+
+SIZES = [(4, 8, 1), (8, 32, 2), (16, 64, 4), (32, 256, 4), (64, 512, 4)]
+
+
+def median_ms(fn, repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        times.append((time.perf_counter() - t0) * 1e3)
+    return statistics.median(times)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeat", type=int, default=0, help="runs per cell (default: adaptive)")
+    args = ap.parse_args()
+    print(f"{'schedule':<12} {'P':>3} {'m':>4} {'V':>2} {'ops':>8} {'generate':>9} {'simulate':>9} {'measure':>8} {'total':>8}  ms")
+    for P, m, V in SIZES:
+        for name in NAMES:
+            spec = SCHEDULES[name]
+            cfg = Config(name, P, m, spec.fixed_V or V)
+            repeat = args.repeat or max(3, min(50, int(200_000 / (spec.ops_per_rank(cfg) * P))))
+
+            def gen():
+                zb_h2._greedy.cache_clear()
+                return spec.generate(cfg)
+
+            order = gen()
+            tl = simulate(order, cfg.costs)
+            t_gen = median_ms(gen, repeat)
+            t_sim = median_ms(lambda: simulate(order, cfg.costs), repeat)
+            t_met = median_ms(lambda: measure(tl), repeat)
+            total = t_gen + t_sim + t_met
+            print(f"{name:<12} {P:>3} {m:>4} {cfg.V:>2} {order.n_ops:>8} {t_gen:>9.2f} {t_sim:>9.2f} {t_met:>8.2f} {total:>8.2f}")
+        print()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,14 @@
+"""pipeviz: how pipeline-parallel training spends its time.
+
+parameters -> schedule (each rank's ordered ops) -> simulated timeline -> metrics.
+Nothing in this package below `pipeviz.render` and `pipeviz.app` imports bokeh or panel.
+"""
+
+from .config import Config
+from .costs import Costs
+from .engine import Result, run
+from .errors import ConfigError, DeadlockError, OrderError
+from .registry import NAMES, SCHEDULES
+
+__all__ = ["Config", "Costs", "Result", "run", "ConfigError", "DeadlockError", "OrderError", "NAMES", "SCHEDULES"]
+__version__ = "0.1.0"

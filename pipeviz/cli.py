@@ -1,0 +1,145 @@
+"""Command line: `python -m pipeviz export | show | page`.
+
+Invalid input exits with status 2 and one line on stderr saying what is wrong and what
+would be valid; never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+from typing import Callable, Sequence
+
+from . import registry
+from .config import Config
+from .costs import Costs
+from .errors import ConfigError, DeadlockError, OrderError
+
+EXIT_USAGE = 2
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # one line, not argparse's usage block
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see --help)\n")
+
+
+def _whole(name: str, low: int = 1) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{name} must be a whole number >= {low}, got {text!r}") from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"{name} must be a whole number >= {low}, got {value}")
+        return value
+
+    parse.__name__ = name
+    return parse
+
+
+def _cost(name: str, positive: bool) -> Callable[[str], float]:
+    bound = "> 0" if positive else ">= 0"
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            value = math.nan
+        if not math.isfinite(value) or (value <= 0 if positive else value < 0):
+            raise argparse.ArgumentTypeError(f"{name} must be a number {bound}, got {text!r}")
+        return value
+
+    parse.__name__ = name
+    return parse
+
+
+def _add_config_args(p: argparse.ArgumentParser) -> None:
+    names = ", ".join(registry.NAMES)
+    p.add_argument("--schedule", "-s", default="1f1b", metavar="NAME",
+                   help=f"schedule: {names} (default 1f1b)")
+    p.add_argument("-P", type=_whole("P"), default=4, help="pipeline ranks, one GPU each (default 4)")
+    p.add_argument("-m", type=_whole("m"), default=8, help="micro-batches per iteration (default 8)")
+    p.add_argument("-V", type=_whole("V"), default=None,
+                   help="model chunks per rank: 1 for gpipe, 1f1b, zb-h1, zb-h2; 2 for zb-v; any for "
+                        "interleaved (default: the schedule's own, 2 for interleaved)")
+    p.add_argument("-G", "--group-size", dest="G", type=_whole("G"), default=None,
+                   help="interleaved only: micro-batches per group (default P, or PyTorch's rule "
+                        "when P does not divide m; Megatron-core's limits apply)")
+    p.add_argument("--tf", type=_cost("tf", True), default=1.0,
+                   help="forward cost of a rank's whole share of the model (default 1)")
+    p.add_argument("--tb", type=_cost("tb", True), default=1.0,
+                   help="input-gradient backward (B) cost, same units (default 1)")
+    p.add_argument("--tw", type=_cost("tw", False), default=1.0,
+                   help="weight-gradient backward (W) cost; an unsplit backward costs tb+tw (default 1)")
+    p.add_argument("--comm", type=_cost("comm", False), default=0.0,
+                   help="latency added to every dependency between ranks (default 0)")
+
+
+def _config(args: argparse.Namespace) -> Config:
+    spec = registry.get(args.schedule)
+    V = args.V if args.V is not None else (spec.fixed_V or 2)
+    return Config(args.schedule, args.P, args.m, V, Costs(args.tf, args.tb, args.tw, args.comm), args.G)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="python -m pipeviz",
+        description="Pipeline-parallel schedules: timelines, bubbles and in-flight activations.",
+    )
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    from .export import FORMATS
+
+    p = sub.add_parser("export", help="write one schedule's ops and metrics (json, csv, chrome-trace)",
+                       description="Write each rank's ops with start and end times, and the metrics. "
+                                   "json is SPEC.md's stable interface; csv has one row per op; "
+                                   "chrome-trace opens in Perfetto or chrome://tracing.")
+    _add_config_args(p)
+    p.add_argument("--format", "-f", choices=FORMATS, default="json", help="output format (default json)")
+    p.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of standard output")
+
+    p = sub.add_parser("show", help="print a text timeline and the metrics",
+                       description="Print the metrics and a text timeline: one line per rank, "
+                                   "ops labelled by kind and micro-batch, '/' where the rank idles.")
+    _add_config_args(p)
+    p.add_argument("--width", type=_whole("width", 20), default=120, help="timeline width in columns (default 120)")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return _dispatch(args)
+    except (ConfigError, OrderError, DeadlockError) as e:
+        print(f"{parser.prog}: error: {e}", file=sys.stderr)
+        return EXIT_USAGE
+    except OSError as e:
+        print(f"{parser.prog}: error: cannot write {e.filename or ''}: {e.strerror}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        return 130
+
+
+def _dispatch(args: argparse.Namespace) -> int:
+    from .engine import run
+
+    if args.command == "export":
+        from .export import render
+
+        text = render(run(_config(args)), args.format)
+        _write(text, args.output)
+    elif args.command == "show":
+        from .textview import show
+
+        _write(show(run(_config(args)), args.width), None)
+    return 0
+
+
+def _write(text: str, path: str | None) -> None:
+    if path:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text if text.endswith("\n") else text + "\n")
+    else:
+        sys.stdout.write(text if text.endswith("\n") else text + "\n")

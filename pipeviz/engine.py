@@ -1,0 +1,53 @@
+"""One call from parameters to everything shown: schedule, timeline, metrics, closed form."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import registry
+from .closed_form import ClosedForm
+from .config import Config
+from .metrics import Metrics, measure
+from .order import Order
+from .registry import Schedule
+from .simulate import Timeline, simulate
+
+# Simulated and closed-form values agree when they match to this relative tolerance:
+# the simulation sums floats, the closed form is an exact fraction.
+RTOL = 1e-9
+
+
+@dataclass(frozen=True, eq=False)
+class Result:
+    config: Config
+    schedule: Schedule
+    order: Order
+    timeline: Timeline
+    metrics: Metrics
+    theory: ClosedForm
+
+    @property
+    def bubble_agrees(self) -> bool:
+        return _close(self.metrics.bubble_fraction, float(self.theory.bubble))
+
+    @property
+    def steady_agrees(self) -> bool:
+        return _close(self.metrics.steady_bubble_fraction, float(self.theory.steady_bubble))
+
+    @property
+    def peak_agrees(self) -> bool:
+        return bool(np.array_equal(self.metrics.peak_chunks, self.theory.peak_chunks))
+
+
+def _close(a: float, b: float) -> bool:
+    return abs(a - b) <= RTOL * max(1.0, abs(a), abs(b))
+
+
+def run(cfg: Config) -> Result:
+    """Check, generate, time and measure one configuration (ConfigError if invalid)."""
+    spec = registry.check(cfg)
+    order = spec.generate(cfg)
+    timeline = simulate(order, cfg.costs)
+    return Result(cfg, spec, order, timeline, measure(timeline), spec.closed_form(cfg))

@@ -1,0 +1,152 @@
+"""Exports other tools read: SPEC.md's JSON, CSV (one row per op), Chrome trace events.
+
+The JSON layout is a stable interface (SPEC.md): keys may be added, never changed.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import numpy as np
+
+from .engine import Result
+from .order import KIND_NAMES
+
+FORMATS = ("json", "csv", "chrome-trace")
+
+
+def _num(x: float) -> int | float:
+    """1.0 -> 1, 0.5 -> 0.5: costs and counts read as they were written."""
+    x = float(x)
+    return int(x) if x.is_integer() else x
+
+
+def to_dict(res: Result) -> dict:
+    cfg, order, tl, mt, th = res.config, res.order, res.timeline, res.metrics, res.theory
+    rank = order.rank
+    ops = [
+        {"rank": r, "kind": KIND_NAMES[k], "mb": b, "stage": s, "start": t0, "end": t1}
+        for r, k, b, s, t0, t1 in zip(
+            rank.tolist(), order.kind.tolist(), order.mb.tolist(), order.stage.tolist(),
+            tl.start.tolist(), tl.end.tolist(),
+        )
+    ]
+    b_rank, b_start, b_end = mt.bubbles
+    metrics = {
+        "makespan": mt.makespan,
+        "bubble_fraction": mt.bubble_fraction,
+        "bubble_fraction_theory": float(th.bubble),
+        "steady_bubble_fraction": mt.steady_bubble_fraction,
+        "peak_inflight_chunks": mt.peak_chunks.tolist(),
+        "peak_inflight_microbatches": [_num(x) for x in mt.peak_microbatches],
+        "p2p_per_microbatch": mt.p2p_per_microbatch,
+        # Added keys (SPEC.md allows extra keys).
+        "bubble_formula": th.bubble_formula,
+        "bubble_theory_exact": th.bubble_exact,
+        "bubble_agrees": res.bubble_agrees,
+        "theory_caveat": th.caveat,
+        "steady_bubble_fraction_theory": float(th.steady_bubble),
+        "peak_inflight_chunks_theory": th.peak_chunks.tolist(),
+        "busy": mt.busy.tolist(),
+        "idle": mt.idle.tolist(),
+        "bubbles": [
+            {"rank": r, "start": a, "end": b}
+            for r, a, b in zip(b_rank.tolist(), b_start.tolist(), b_end.tolist())
+        ],
+    }
+    if mt.peak_awaiting_b is not None:
+        metrics["peak_inflight_awaiting_b"] = mt.peak_awaiting_b.tolist()
+        metrics["peak_inflight_awaiting_w"] = mt.peak_awaiting_w.tolist()
+    out = {
+        "schedule": cfg.schedule,
+        "P": cfg.P,
+        "m": cfg.m,
+        "V": cfg.V,
+        "costs": {k: _num(v) for k, v in cfg.costs.as_dict().items()},
+        "stage_to_rank": order.stage_to_rank.tolist(),
+        "ops": ops,
+        "metrics": metrics,
+    }
+    if cfg.G is not None:
+        out["G"] = cfg.G
+    return out
+
+
+def to_json(res: Result) -> str:
+    return json.dumps(to_dict(res))
+
+
+def to_csv(res: Result) -> str:
+    order, tl = res.order, res.timeline
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["rank", "kind", "mb", "stage", "chunk", "start", "end"])
+    chunk = _chunk_index(res)
+    for row in zip(
+        order.rank.tolist(), order.kind.tolist(), order.mb.tolist(), order.stage.tolist(),
+        chunk.tolist(), tl.start.tolist(), tl.end.tolist(),
+    ):
+        r, k, b, s, c, t0, t1 = row
+        w.writerow([r, KIND_NAMES[k], b, s, c, repr(t0), repr(t1)])
+    return buf.getvalue()
+
+
+def _chunk_index(res: Result) -> np.ndarray:
+    """Which of its rank's chunks each op runs on (0 .. chunks per rank - 1)."""
+    s2r = res.order.stage_to_rank
+    # Chunk c of a rank is its c-th stage along the forward path.
+    nth = np.zeros_like(s2r)
+    seen: dict[int, int] = {}
+    for s, r in enumerate(s2r.tolist()):
+        nth[s] = seen.get(r, 0)
+        seen[r] = nth[s] + 1
+    return nth[res.order.stage]
+
+
+def to_chrome_trace(res: Result, us_per_unit: float = 1000.0) -> str:
+    """Trace Event JSON for Perfetto or chrome://tracing: one track per rank, ops as
+    complete events, bubbles as their own events, in-flight chunks as a counter.
+    One time unit is shown as one millisecond."""
+    order, tl, mt = res.order, res.timeline, res.metrics
+    events: list[dict] = [{"ph": "M", "pid": 0, "name": "process_name", "args": {"name": f"pipeviz {res.config.schedule}"}}]
+    for r in range(order.P):
+        events.append({"ph": "M", "pid": 0, "tid": r, "name": "thread_name", "args": {"name": f"rank {r}"}})
+        events.append({"ph": "M", "pid": 0, "tid": r, "name": "thread_sort_index", "args": {"sort_index": r}})
+    colors = {"F": "thread_state_running", "B": "thread_state_iowait", "W": "thread_state_runnable"}
+    chunk = _chunk_index(res)
+    for r, k, b, s, c, t0, t1 in zip(
+        order.rank.tolist(), order.kind.tolist(), order.mb.tolist(), order.stage.tolist(),
+        chunk.tolist(), tl.start.tolist(), tl.end.tolist(),
+    ):
+        kind = KIND_NAMES[k]
+        events.append({
+            "name": f"{kind}{b}", "cat": kind, "ph": "X", "pid": 0, "tid": r,
+            "ts": t0 * us_per_unit, "dur": (t1 - t0) * us_per_unit, "cname": colors[kind],
+            "args": {"kind": kind, "mb": b, "stage": s, "chunk": c, "start": t0, "end": t1},
+        })
+    for r, t0, t1 in zip(*(a.tolist() for a in mt.bubbles)):
+        events.append({
+            "name": "bubble", "cat": "bubble", "ph": "X", "pid": 0, "tid": r,
+            "ts": t0 * us_per_unit, "dur": (t1 - t0) * us_per_unit, "cname": "grey",
+            "args": {"idle": t1 - t0},
+        })
+    steps = mt.inflight
+    for r, t, v in zip(steps.rank.tolist(), steps.time.tolist(), steps.value.tolist()):
+        events.append({"name": f"in-flight rank {r}", "ph": "C", "pid": 0, "ts": t * us_per_unit, "args": {"chunks": v}})
+    summary = {
+        "schedule": res.config.schedule, "P": res.config.P, "m": res.config.m, "V": res.config.V,
+        "makespan": mt.makespan, "bubble_fraction": mt.bubble_fraction, "time_unit": f"1 unit = {us_per_unit:g} us",
+    }
+    return json.dumps({"traceEvents": events, "displayTimeUnit": "ms", "otherData": summary})
+
+
+def render(res: Result, fmt: str) -> str:
+    if fmt == "json":
+        return to_json(res)
+    if fmt == "csv":
+        return to_csv(res)
+    if fmt == "chrome-trace":
+        return to_chrome_trace(res)
+    raise ValueError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")

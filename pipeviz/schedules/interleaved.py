@@ -1,0 +1,125 @@
+"""Interleaved 1F1B: Megatron-core 0.19.2's order, op for op.
+
+Each rank holds V chunks (stage s on rank s mod P). The forward order of
+(micro-batch, chunk) pairs is one table shared by every rank: micro-batches in
+groups of G; within a group chunk 0 for each micro-batch, then chunk 1, ... The k-th
+backward takes the k-th table entry with its chunk reversed (V-1-c).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..closed_form import ClosedForm, fill_drain
+from ..config import Config
+from ..errors import ConfigError
+from ..order import B, F, Order, OrderBuilder, loop_placement
+from . import one_f_one_b
+
+
+def _pytorch_rounds(P: int, m: int) -> int:
+    return max(1, m // P)
+
+
+def _pytorch_accepts(P: int, m: int) -> bool:
+    return m % _pytorch_rounds(P, m) == 0
+
+
+def _nearest(m: int, ok) -> str:
+    """The nearest m on each side that `ok` accepts, as 'a or b'."""
+    below = next((k for k in range(m - 1, 0, -1) if ok(k)), None)
+    above = next(k for k in range(m + 1, 4 * m + 8) if ok(k))
+    return f"{below} or {above}" if below else f"{above}"
+
+
+def group_size(P: int, m: int, G: int | None) -> int:
+    """Micro-batches per group. Default: P when P divides m, else PyTorch's rule
+    (rounds = max(1, m // P), G = m / rounds). An explicit G follows Megatron-core."""
+    if G is None:
+        if m % P == 0:
+            return P
+        if not _pytorch_accepts(P, m):
+            rounds = _pytorch_rounds(P, m)
+            raise ConfigError(
+                f"interleaved with P={P} cannot split m={m} micro-batches into {rounds} equal rounds "
+                f"(PyTorch's rule, rounds = max(1, m//P)); use a multiple of P, or a valid m such as "
+                f"{_nearest(m, lambda k: _pytorch_accepts(P, k))}"
+            )
+        return m // _pytorch_rounds(P, m)
+    if not P <= G <= m:
+        raise ConfigError(f"interleaved group size G must satisfy P <= G <= m, here {P} <= G <= {m}; got G={G}")
+    if 0 < m % G < P:
+        raise ConfigError(
+            f"interleaved G={G} leaves a last group of {m % G} micro-batches, fewer than P={P} "
+            f"(Megatron-core rejects it); use a G that divides m={m} or leaves at least {P}"
+        )
+    return G
+
+
+def check(cfg: Config) -> None:
+    if cfg.V > 1:
+        group_size(cfg.P, cfg.m, cfg.G)
+
+
+def forward_table(m: int, V: int, G: int) -> tuple[np.ndarray, np.ndarray]:
+    """(micro-batch, chunk) of the k-th forward on every rank.
+
+    Full groups of G micro-batches take chunk 0 for each micro-batch, then chunk 1, ...
+    The last group holds the rest, m - last_start micro-batches (G when G divides m).
+    """
+    last_start = ((m - 1) // G) * G
+    k = np.arange(last_start * V)  # entries of the full groups
+    group, within = np.divmod(k, G * V)
+    chunk_full, mb_full = np.divmod(within, G)
+    tail = m - last_start
+    chunk_last, mb_last = np.divmod(np.arange(tail * V), tail)
+    mb = np.concatenate([group * G + mb_full, last_start + mb_last])
+    return mb, np.concatenate([chunk_full, chunk_last])
+
+
+def warmup(P: int, m: int, V: int, G: int, r) -> np.ndarray:
+    """Megatron: 2(P-1-r) + (V-1)G warm-up forwards, capped at all mV of them."""
+    return np.minimum(2 * (P - 1 - np.asarray(r)) + (V - 1) * G, m * V)
+
+
+def generate(cfg: Config) -> Order:
+    P, m, V = cfg.P, cfg.m, cfg.V
+    if V == 1:  # one chunk per rank: Megatron runs plain 1F1B
+        return one_f_one_b.generate(cfg)
+    G = group_size(P, m, cfg.G)
+    order = OrderBuilder(P, m, loop_placement(P, V), split_backward=False)
+    f_mb, f_chunk = forward_table(m, V, G)
+    total = m * V
+    w = warmup(P, m, V, G, np.arange(P))
+
+    # Chunk c of rank r is stage cP + r; a backward walks the chunks in reverse.
+    def forward(r, k):
+        return F, f_mb[k], f_chunk[k] * P + r
+
+    def backward(r, k):
+        return B, f_mb[k], (V - 1 - f_chunk[k]) * P + r
+
+    r, k = order.steps(w)  # Step 1: w_r warm-up forwards, table[0 .. w_r)
+    order.emit(r, forward(r, k))
+    r, i = order.steps(total - w)  # Step 2: mV - w_r steady steps: F table[w_r + i], B table[i]
+    order.emit(r, forward(r, w[r] + i), backward(r, i))
+    r, j = order.steps(w)  # Step 3: w_r cool-down backwards, table[mV - w_r ..)
+    order.emit(r, backward(r, total - w[r] + j))
+    return order.build()
+
+
+def closed_form(cfg: Config) -> ClosedForm:
+    P, m, V = cfg.P, cfg.m, cfg.V
+    if V == 1:
+        return one_f_one_b.closed_form(cfg)
+    G = group_size(P, m, cfg.G)
+    # Peak: the warm-up forwards plus the first steady one, capped at all mV chunks.
+    peak = np.minimum(warmup(P, m, V, G, np.arange(P)) + 1, m * V)
+    caveat = ""
+    if m < P:  # PyTorch's rule gives G = m < P, an order Megatron-core would reject
+        caveat = (
+            f"with m = {m} < P = {P}, a micro-batch comes back to a rank for its next chunk before "
+            "the pipeline has filled, so ranks also idle between chunks; the closed form (exact for "
+            "m >= P, Megatron-core's range) leaves that out"
+        )
+    return fill_drain(P, m, V, cfg.costs, peak=peak, order_caveat=caveat)

@@ -1,0 +1,88 @@
+"""ZB-V (Qi et al., ICLR 2024): two chunks per rank placed in a V.
+
+Rank r holds stage r (chunk 0, on the way down) and stage 2P-1-r (chunk 1, on the way
+back), so rank 0 runs both the first and the last stage and the backward starts where
+the forward began. The warm-up follows the order PyTorch's ScheduleZBVZeroBubble uses,
+which reaches the one-iteration lower bound at equal costs.
+
+The phases are written for n = max(m, 2P-1) micro-batches (the warm-up needs 2P-1
+to fill the V); micro-batches past m are then dropped, which removes whole
+micro-batches and so keeps every dependency of the ones left.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+
+from ..closed_form import ClosedForm, cost_fractions, idle_fraction, uniform_caveat
+from ..config import Config
+from ..order import B, F, W, Order, OrderBuilder, v_placement
+
+
+def generate(cfg: Config) -> Order:
+    P, m = cfg.P, cfg.m
+    n = max(m, 2 * P - 1)
+    order = OrderBuilder(P, m, v_placement(P), split_backward=True)
+    rank = np.arange(P)
+    s0, s1 = rank, 2 * P - 1 - rank  # chunk 0 and chunk 1 of rank r
+    with_f0 = n - (2 * P - 1 - rank)  # steady steps that still have a chunk-0 forward
+
+    r, i = order.steps(2 * (P - rank) - 1)  # Step 1: 2(P-r)-1 forwards of chunk 0: the way down
+    order.emit(r, (F, i, s0[r]))
+    r, i = order.steps(rank)  # Step 2: r pairs (F1, F0): the first micro-batches turn at the bottom
+    order.emit(r, (F, i, s1[r]), (F, 2 * (P - r) - 1 + i, s0[r]))
+    r, i = order.steps(P - rank)  # Step 3: P-r triples (F1, B1, W1) on the way back up
+    order.emit(r, (F, r + i, s1[r]), (B, i, s1[r]), (W, i, s1[r]))
+    # Step 4: steady state, n-P steps of (F0, B0, W0, F1, B1, W1); the last P-r-1 steps
+    # have no chunk-0 forward left.
+    r, i = order.steps(with_f0)
+    order.emit(
+        r, (F, 2 * P - 1 - r + i, s0[r]), (B, i, s0[r]), (W, i, s0[r]),
+        (F, P + i, s1[r]), (B, P - r + i, s1[r]), (W, P - r + i, s1[r]),
+    )
+    r, i = order.steps(P - 1 - rank)
+    i = with_f0[r] + i
+    order.emit(r, (B, i, s0[r]), (W, i, s0[r]), (F, P + i, s1[r]), (B, P - r + i, s1[r]), (W, P - r + i, s1[r]))
+    r, i = order.steps(rank)  # Step 5: cool-down, r pairs (B0, B1)
+    order.emit(r, (B, n - P + i, s0[r]), (B, n - r + i, s1[r]))
+    r, i = order.steps(P - rank)  # Step 6: P-r pairs (B0, W0)
+    order.emit(r, (B, n - P + r + i, s0[r]), (W, n - P + i, s0[r]))
+    r, i = order.steps(rank)  # Step 7: the W's left: r of chunk 1, then r of chunk 0
+    order.emit(r, (W, n - r + i, s1[r]))
+    r, i = order.steps(rank)
+    order.emit(r, (W, n - r + i, s0[r]))
+    return order.build(keep_mb_below=m)  # drop the padding micro-batches
+
+
+def closed_form(cfg: Config) -> ClosedForm:
+    P, m, costs = cfg.P, cfg.m, cfg.costs
+    tf, tb, tw = cost_fractions(costs)
+    work = m * (tf + tb + tw)
+    # The one-iteration lower bound: rank P-1 cannot start before the first forward has
+    # crossed P-1 half-size chunks, (P-1) t_f / 2. ZB-V meets it at equal costs.
+    bubble = idle_fraction((P - 1) * tf / 2, work)
+    caveat = uniform_caveat(costs)
+    if not caveat and m < 2 * P - 1:
+        caveat = (
+            f"m = {m} < 2P-1 = {2 * P - 1} micro-batches cannot fill the V; "
+            "the lower bound is met for m >= 2P-1"
+        )
+    # Chunk 0's warm-up plus chunk 1's first forwards: 2P chunks (P micro-batches) on
+    # every rank once m is large; with few micro-batches, all 2m chunks, or the m+1+r
+    # that rank r has started before its first backward.
+    r = np.arange(P)
+    peak = np.minimum(np.minimum(2 * P, 2 * m), m + 1 + r)
+    return ClosedForm(
+        bubble=bubble,
+        bubble_formula="(P-1)t_f/2 / (m(t_f+t_b+t_w) + (P-1)t_f/2)",
+        bubble_exact=not caveat,
+        caveat=caveat,
+        steady_bubble=Fraction(0),
+        steady_exact=not caveat,
+        peak_chunks=peak.astype(np.int64),
+        peak_awaiting_b=peak.astype(np.int64),  # each W follows its B at once
+        peak_awaiting_w=np.zeros(P, dtype=np.int64),
+        p2p_per_microbatch=4 * (P - 1),  # 2P-1 boundaries, one of them inside rank P-1
+    )

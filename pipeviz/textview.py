@@ -1,0 +1,89 @@
+"""A compact text timeline and the metrics, for `python -m pipeviz show`."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .closed_form import fraction_text
+from .engine import Result
+from .order import KIND_NAMES
+
+BUBBLE = "/"
+
+
+def column_width(res: Result, width: int) -> float:
+    """Time per column: two columns for the shortest op (room for "F3"), unless the
+    line would pass `width` columns."""
+    dur = res.timeline.duration
+    shortest = float(dur[dur > 0].min()) if (dur > 0).any() else 1.0
+    return max(shortest / 2, res.timeline.makespan / width)
+
+
+def timeline_text(res: Result, width: int = 120) -> list[str]:
+    """One line per rank. Each op fills its columns with its label ("F3", "B10")
+    padded with '-', or just its kind letter when too narrow; idle time is '/'."""
+    order, tl = res.order, res.timeline
+    makespan = tl.makespan
+    step = column_width(res, width)
+    cols = int(np.ceil(makespan / step - 1e-9))
+    lines = []
+    for r in range(order.P):
+        row = [BUBBLE] * cols
+        lo, hi = order.rank_ptr[r], order.rank_ptr[r + 1]
+        for i in range(lo, hi):
+            a = int(round(tl.start[i] / step))
+            b = max(a + 1, int(round(tl.end[i] / step)))
+            kind = KIND_NAMES[order.kind[i]]
+            label = f"{kind}{order.mb[i]}"
+            text = label + "-" * (b - a - len(label)) if b - a >= len(label) else kind * (b - a)
+            row[a:b] = text[: cols - a]
+        lines.append(f"rank {r:>{len(str(order.P - 1))}} |{''.join(row)}|")
+    return lines
+
+
+def percent(x: float) -> str:
+    return f"{100 * x:.2f}%"
+
+
+def bubble_sentence(res: Result) -> str:
+    """'27.27% simulated, (P-1)/(m+P-1) = 3/11 = 27.27%', plus why they differ if they do."""
+    th, mt = res.theory, res.metrics
+    frac = fraction_text(th.bubble)
+    closed = f"{th.bubble_formula} = " + (f"{frac} = " if frac and "/" in frac else "") + percent(float(th.bubble))
+    text = f"{percent(mt.bubble_fraction)} simulated, {closed}"
+    if not res.bubble_agrees:
+        text += f" — differs: {th.caveat}" if th.caveat else " — differs"
+    return text
+
+
+def metrics_text(res: Result) -> list[str]:
+    cfg, mt, th = res.config, res.metrics, res.theory
+    c = cfg.costs
+    chunks = res.order.chunks_per_rank
+    lines = [
+        f"{res.schedule.title} ({cfg.schedule})  P={cfg.P} m={cfg.m} V={cfg.V}"
+        + (f" G={cfg.G}" if cfg.G else "")
+        + f"  costs t_f={c.tf:g} t_b={c.tb:g} t_w={c.tw:g} comm={c.comm:g}",
+        f"makespan            {mt.makespan:g}",
+        f"bubble (one iter.)  {bubble_sentence(res)}",
+        f"bubble (steady)     {percent(mt.steady_bubble_fraction)} simulated, {percent(float(th.steady_bubble))} closed form",
+        "peak in-flight      "
+        + "  ".join(f"r{r}: {int(p)}" for r, p in enumerate(mt.peak_chunks))
+        + (" chunks" if chunks > 1 else " micro-batches"),
+    ]
+    if chunks > 1:
+        lines.append("  in micro-batches  " + "  ".join(f"r{r}: {p:g}" for r, p in enumerate(mt.peak_microbatches)))
+    if mt.peak_awaiting_b is not None:
+        lines.append(
+            "  at the peak       "
+            + "  ".join(f"r{r}: {b}B+{w}W" for r, (b, w) in enumerate(zip(mt.peak_awaiting_b, mt.peak_awaiting_w)))
+            + "  (awaiting B + awaiting W only)"
+        )
+    lines.append(f"p2p per micro-batch {mt.p2p_per_microbatch}")
+    lines.append(f"busy / idle         " + "  ".join(f"r{r}: {b:g}/{i:g}" for r, (b, i) in enumerate(zip(mt.busy, mt.idle))))
+    return lines
+
+
+def show(res: Result, width: int = 120) -> str:
+    legend = f"time → one column is {column_width(res, width):g} time units; '/' is idle"
+    return "\n".join([*metrics_text(res), "", legend, *timeline_text(res, width)])

@@ -1,0 +1,110 @@
+"""`python -m pipeviz`: the export interface of SPEC.md, text output, and bad input."""
+
+import csv
+import io
+import json
+import subprocess
+import sys
+
+import pytest
+
+
+def cli(*args):
+    return subprocess.run([sys.executable, "-m", "pipeviz", *args], capture_output=True, text=True, timeout=60)
+
+
+def test_export_json_matches_spec_example():
+    p = cli("export", "--schedule", "1f1b", "-P", "4", "-m", "8", "--format", "json")
+    assert p.returncode == 0, p.stderr
+    d = json.loads(p.stdout)
+    assert {k: d[k] for k in ("schedule", "P", "m", "V", "costs", "stage_to_rank")} == {
+        "schedule": "1f1b", "P": 4, "m": 8, "V": 1,
+        "costs": {"tf": 1, "tb": 1, "tw": 1, "comm": 0},
+        "stage_to_rank": [0, 1, 2, 3],
+    }
+    assert d["ops"][0] == {"rank": 0, "kind": "F", "mb": 0, "stage": 0, "start": 0.0, "end": 1.0}
+    assert len(d["ops"]) == 4 * 8 * 2
+    ranks = [op["rank"] for op in d["ops"]]
+    assert ranks == sorted(ranks)  # each rank's ops in its execution order, rank 0 first
+    m = d["metrics"]
+    assert m["makespan"] == 33.0
+    assert m["bubble_fraction"] == pytest.approx(3 / 11)
+    assert m["bubble_fraction_theory"] == pytest.approx(3 / 11)
+    assert m["steady_bubble_fraction"] == pytest.approx(3 / 11)
+    assert m["peak_inflight_chunks"] == [4, 3, 2, 1]
+    assert m["peak_inflight_microbatches"] == [4, 3, 2, 1]
+    assert m["p2p_per_microbatch"] == 6
+
+
+def test_export_json_to_file_with_costs(tmp_path):
+    out = tmp_path / "zbv.json"
+    p = cli("export", "--schedule", "zb-v", "-P", "4", "-m", "8", "-V", "2", "--tf", "1", "--tb", "1",
+            "--tw", "1", "--comm", "0", "--format", "json", "-o", str(out))
+    assert p.returncode == 0 and p.stdout == ""
+    d = json.loads(out.read_text())
+    assert d["metrics"]["makespan"] == 25.5
+    assert d["stage_to_rank"] == [0, 1, 2, 3, 3, 2, 1, 0]
+    assert {op["kind"] for op in d["ops"]} == {"F", "B", "W"}
+
+
+def test_export_csv_one_row_per_op():
+    p = cli("export", "-s", "interleaved", "-P", "4", "-m", "8", "-V", "2", "--format", "csv")
+    rows = list(csv.DictReader(io.StringIO(p.stdout)))
+    assert len(rows) == 4 * 8 * 2 * 2
+    assert rows[0] == {"rank": "0", "kind": "F", "mb": "0", "stage": "0", "chunk": "0", "start": "0.0", "end": "0.5"}
+    assert max(float(r["end"]) for r in rows) == 28.5
+
+
+def test_export_chrome_trace():
+    p = cli("export", "-s", "1f1b", "--format", "chrome-trace")
+    d = json.loads(p.stdout)
+    ev = d["traceEvents"]
+    names = {e["args"]["name"] for e in ev if e.get("name") == "thread_name"}
+    assert names == {"rank 0", "rank 1", "rank 2", "rank 3"}
+    ops = [e for e in ev if e.get("ph") == "X" and e["cat"] in "FBW"]
+    bubbles = [e for e in ev if e.get("cat") == "bubble"]
+    assert len(ops) == 64
+    # 1F1B P=4 m=8: 9 units idle on every rank; 1 unit is shown as 1 ms (1000 us).
+    assert sum(e["dur"] for e in bubbles) == pytest.approx(4 * 9 * 1000)
+    assert any(e.get("ph") == "C" for e in ev)
+
+
+def test_show_prints_timeline_and_metrics():
+    p = cli("show")
+    assert p.returncode == 0
+    assert "27.27% simulated, (P-1)/(m+P-1) = 3/11 = 27.27%" in p.stdout
+    assert "rank 3 |//////F0B0--F1B1--" in p.stdout
+
+
+def test_show_explains_disagreement():
+    p = cli("show", "-s", "1f1b", "--comm", "0.5")
+    assert "differs: comm = 0.5" in p.stdout
+
+
+def test_help_explains_every_flag():
+    p = cli("export", "--help")
+    for flag in ("--schedule", "-P", "-m", "-V", "--group-size", "--tf", "--tb", "--tw", "--comm", "--format", "--output"):
+        assert flag in p.stdout
+    assert "gpipe, 1f1b, interleaved, zb-h1, zb-h2, zb-v" in p.stdout
+
+
+@pytest.mark.parametrize("args,fragment", [
+    (["export", "-s", "1f1b", "-V", "2"], "V must be 1"),
+    (["export", "-s", "interleaved", "-P", "4", "-m", "9", "-V", "2"], "8 or 10"),
+    (["export", "-s", "zb-v", "-V", "3"], "V must be 2"),
+    (["export", "-P", "abc"], "P must be a whole number >= 1, got 'abc'"),
+    (["export", "-m", "0"], "m must be a whole number >= 1, got 0"),
+    (["export", "--tf", "nan"], "tf must be a number > 0"),
+    (["export", "--comm", "-1"], "comm must be a number >= 0"),
+    (["export", "--format", "xml"], "invalid choice: 'xml'"),
+    (["export", "-s", "nope"], "choose one of gpipe, 1f1b"),
+    (["export", "-P", "64", "-m", "100000"], "times quickly"),
+    (["export", "-o", "/nonexistent-dir/x.json"], "cannot write"),
+    ([], "required"),
+])
+def test_invalid_input_exits_2_with_one_line(args, fragment):
+    p = cli(*args)
+    assert p.returncode == 2
+    assert fragment in p.stderr
+    assert len(p.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in p.stderr
