@@ -1,0 +1,13 @@
+"""`panel serve app.py`: the pipeviz explorer, one independent state per browser session.
+
+It opens at the article's first figure (1f1b, P=4, m=8, V=1, default costs), or at
+the view a URL asks for: `?schedule=interleaved&P=8&m=16&V=2`.
+"""
+
+import panel as pn
+
+from pipeviz.app import Explorer
+from pipeviz.render.readouts import CSS
+
+pn.extension(raw_css=[CSS])
+Explorer().servable(title="pipeviz")

@@ -1,0 +1,2 @@
+"""The rendering layer: engine results to Bokeh figures. The only place (with
+`pipeviz.app`) that imports bokeh."""

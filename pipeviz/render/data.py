@@ -1,0 +1,120 @@
+"""Columns for the figures, as numpy arrays, built from one engine Result.
+
+Bokeh sends numeric numpy columns as binary (about 1 ms at any size); lists and
+strings cost far more, so every column here is numeric except the few labels drawn
+inside boxes wide enough to hold them. Colors are indices into a color mapper.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..engine import Result
+
+ROW = 0.38  # half the height of a rank's row of boxes, in rank units
+MAX_CHUNKS = 8  # color index = kind * MAX_CHUNKS + chunk
+LABEL_PX_PER_CHAR = 7.5  # a micro-batch number is drawn when its box has room for it
+
+
+def chunk_of(res: Result) -> np.ndarray:
+    """(N,) index of each op's chunk within its rank, 0 .. chunks per rank - 1."""
+    order = res.order
+    s2r = order.stage_to_rank
+    if res.schedule.placement == "v":
+        nth = (np.arange(order.S) >= order.P).astype(np.int64)
+    else:
+        nth = np.arange(order.S) // order.P
+    assert nth.shape == s2r.shape
+    return nth[order.stage]
+
+
+def ops(res: Result) -> dict[str, np.ndarray]:
+    order, tl = res.order, res.timeline
+    rank = order.rank.astype(np.float64)
+    chunk = chunk_of(res)
+    return {
+        "left": tl.start,
+        "right": tl.end,
+        "top": rank - ROW,
+        "bottom": rank + ROW,
+        "rank": order.rank,
+        "kind": order.kind.astype(np.int32),
+        "mb": order.mb,
+        "stage": order.stage,
+        "chunk": chunk,
+        "color": (order.kind.astype(np.int32) * MAX_CHUNKS + chunk).astype(np.float64),
+    }
+
+
+def labels(res: Result, plot_px: float) -> dict:
+    """Micro-batch numbers, centred in the boxes that are wide enough at full view."""
+    order, tl = res.order, res.timeline
+    px_per_unit = plot_px / max(tl.makespan, 1e-12)
+    digits = np.floor(np.log10(np.maximum(order.mb, 1))).astype(np.int64) + 1
+    room = (tl.end - tl.start) * px_per_unit >= (digits + 1) * LABEL_PX_PER_CHAR
+    keep = np.flatnonzero(room)
+    return {
+        "x": (tl.start[keep] + tl.end[keep]) / 2,
+        "y": order.rank[keep].astype(np.float64),
+        "text": [str(b) for b in order.mb[keep].tolist()],
+    }
+
+
+def bubbles(res: Result) -> dict[str, np.ndarray]:
+    rank, start, end = res.metrics.bubbles
+    r = rank.astype(np.float64)
+    return {"left": start, "right": end, "top": r - ROW, "bottom": r + ROW, "rank": rank, "length": end - start}
+
+
+def inflight_bars(res: Result, unit: str) -> dict[str, np.ndarray]:
+    """Peak in-flight per rank, stacked (awaiting B, then awaiting W only) where the
+    backward is split, with the closed-form value; in chunks or micro-batches."""
+    mt, th = res.metrics, res.theory
+    scale = 1.0 if unit == "chunks" else 1.0 / res.order.chunks_per_rank
+    peak = mt.peak_chunks * scale
+    held_b = (mt.peak_awaiting_b if mt.peak_awaiting_b is not None else mt.peak_chunks) * scale
+    P = res.config.P
+    return {
+        "rank": np.arange(P, dtype=np.float64),
+        "zero": np.zeros(P),
+        "b": held_b.astype(np.float64),
+        "peak": peak.astype(np.float64),
+        "w_only": (peak - held_b).astype(np.float64),
+        "theory": (th.peak_chunks * scale).astype(np.float64),
+    }
+
+
+def inflight_steps(res: Result) -> dict[str, np.ndarray]:
+    """Each rank's in-flight count over time as segments of a step line: a horizontal
+    one per level held, a vertical one per change. Every rank starts at 0 at time 0."""
+    steps = res.metrics.inflight
+    P = res.config.P
+    # Prepend (rank, 0, 0) for each rank, then walk each rank's events in order.
+    rank = np.concatenate([np.arange(P), steps.rank])
+    time = np.concatenate([np.zeros(P), steps.time])
+    value = np.concatenate([np.zeros(P, dtype=np.int64), steps.value])
+    order = np.lexsort((np.arange(rank.size), rank))  # by rank; each rank's events are in time order
+    rank, time, value = rank[order], time[order], value[order]
+    same = rank[1:] == rank[:-1]  # consecutive events of one rank
+    i = np.flatnonzero(same)
+    # Horizontal: hold value[i] from time[i] to time[i+1]; vertical: jump at time[i+1].
+    x0 = np.concatenate([time[i], time[i + 1]])
+    x1 = np.concatenate([time[i + 1], time[i + 1]])
+    y0 = np.concatenate([value[i], value[i]]).astype(np.float64)
+    y1 = np.concatenate([value[i], value[i + 1]]).astype(np.float64)
+    r = np.concatenate([rank[i], rank[i]]).astype(np.float64)
+    return {"x0": x0, "y0": y0, "x1": x1, "y1": y1, "rank": r}
+
+
+def chunk_palette(base: tuple[str, str, str], chunks: int) -> list[str]:
+    """kind * MAX_CHUNKS + chunk -> color: each kind's base color for chunk 0, lighter
+    shades for the later chunks (up to 60% toward white), so a reader can follow the
+    loops of an interleaved or V schedule."""
+    out = []
+    for color in base:
+        r, g, b = (int(color[i : i + 2], 16) for i in (1, 3, 5))
+        for c in range(MAX_CHUNKS):
+            t = 0.6 * c / (chunks - 1) if chunks > 1 and c < chunks else 0.0
+            mix = [round(x + (255 - x) * t) for x in (r, g, b)]
+            out.append("#{:02x}{:02x}{:02x}".format(*mix))
+    return out

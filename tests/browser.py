@@ -1,0 +1,67 @@
+"""Helpers for browser tests: a served app on a free port, and reading Bokeh models."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import threading
+from contextlib import contextmanager
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+ARTIFACTS = ROOT / "test-artifacts"
+
+
+@contextmanager
+def served_app(timeout: float = 90.0):
+    """`panel serve app.py` on 127.0.0.1 and a free port; yields the app's URL."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "panel", "serve", "app.py", "--address", "127.0.0.1", "--port", "0"],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        env={**os.environ, "BOKEH_LOG_LEVEL": "info"},
+    )
+    url: list[str] = []
+    ready = threading.Event()
+    log: list[str] = []
+
+    def read():
+        for line in proc.stdout:
+            log.append(line)
+            found = re.search(r"Bokeh app running at: (http://127\.0\.0\.1:\d+/app)", line)
+            if found and not url:
+                url.append(found.group(1))
+                ready.set()
+
+    threading.Thread(target=read, daemon=True).start()
+    try:
+        if not ready.wait(timeout):
+            raise RuntimeError("panel serve did not start:\n" + "".join(log))
+        yield url[0]
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        tracebacks = [line for line in log if "Traceback" in line]
+        assert not tracebacks, "server logged a traceback:\n" + "".join(log)
+
+
+def source_length(page, name: str, column: str = "left") -> int:
+    return page.evaluate(
+        """([name, column]) => {
+            for (const doc of Bokeh.documents) {
+                const m = doc.get_model_by_name(name);
+                if (m) return m.data[column].length;
+            }
+            return -1;
+        }""",
+        [name, column],
+    )
+
+
+def screenshot(page, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
