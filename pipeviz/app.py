@@ -7,6 +7,7 @@ inside `pn.io.hold()`, so the browser gets one message per change.
 
 from __future__ import annotations
 
+import os
 from functools import lru_cache
 
 import panel as pn
@@ -29,10 +30,19 @@ PRESETS = {
 }
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=int(os.environ.get("PIPEVIZ_CACHE", "64")))
 def run_cached(cfg: Config) -> Result:
-    """Engine results shared by every session: a result depends only on its Config."""
+    """Engine results shared by every session: a result depends only on its Config.
+    PIPEVIZ_CACHE=0 turns the cache off (benchmarks/app.py measures cold updates)."""
     return run(cfg)
+
+
+class LiveSlider(pn.widgets.IntSlider):
+    """An IntSlider whose moves reach the server at once. Panel holds widget events
+    for 50 ms to merge bursts; measured here that is a third of a keypress-to-repaint,
+    and an update costs a few ms, so the explorer takes every event as it comes."""
+
+    _priority_changes = ["value"]
 
 
 def _param(name: str, default):
@@ -119,13 +129,33 @@ class Explorer(pn.viewable.Viewer):
                 self._notice(f"Not valid: {problem}. The chart still shows {shown}.", notes)
             else:
                 self._notice("", notes)
-            if res is not None and (res is not self.result or problem is None):
+            changed = res is not None and (res is not self.result or problem is None)
+            if changed:
                 self.result = res
                 self.figures.update(res, self.unit)
                 self.readout.object = readouts.readout_html(res)
+        self._later(self._refresh_secondary)
+
+    def _refresh_secondary(self):
+        """The comparison table, the bars' key and the URL: sent after the chart and its
+        readout have gone out, so a slider's repaint does not wait for them."""
+        self._later_pending = False
+        res = self.result
+        if res is not None:
+            with pn.io.hold():
                 self.table.object = readouts.table_html(res.config, run_cached)
                 self.bars_key.object = readouts.bars_key_html(res)
-            self._write_url()
+        self._write_url()
+
+    def _later(self, fn) -> None:
+        """Run `fn` in the session's next tick (once, however many changes came first);
+        at once when there is no session (tests, notebooks)."""
+        doc = pn.state.curdoc
+        if doc is None or doc.session_context is None:
+            fn()
+        elif not getattr(self, "_later_pending", False):
+            self._later_pending = True
+            doc.add_next_tick_callback(fn)
 
     @staticmethod
     def _describe(cfg: Config) -> str:
@@ -199,9 +229,9 @@ class Explorer(pn.viewable.Viewer):
             stylesheets=["label { white-space: normal !important; line-height: 1.25; margin-bottom: 4px; }"],
         )
         sliders = [
-            pn.widgets.IntSlider.from_param(self.param.P, name="P (ranks)"),
-            pn.widgets.IntSlider.from_param(self.param.m, name="m (micro-batches)"),
-            pn.widgets.IntSlider.from_param(self.param.V, name="V (chunks per rank)"),
+            LiveSlider.from_param(self.param.P, name="P (ranks)"),
+            LiveSlider.from_param(self.param.m, name="m (micro-batches)"),
+            LiveSlider.from_param(self.param.V, name="V (chunks per rank)"),
         ]
         costs = [
             pn.widgets.FloatInput.from_param(self.param.tf, name="t_f (forward)", step=0.1),

@@ -1,0 +1,118 @@
+"""Update latency of the explorer, on the server and in the browser.
+
+    .venv/bin/python benchmarks/app.py [--presses N]
+
+1. Server side: the time from a parameter change to new columns and readouts
+   (engine + data build + comparison table), in-process, with the result cache
+   cleared before each change (cold) and without clearing it (warm).
+2. In the Debian chromium against `panel serve app.py` (cache off): keypress on a
+   slider handle to the repaint after the readout changed (two animation frames),
+   measured inside the page. Medians and 90th percentiles, in ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+
+CASES = {
+    # name: (URL query, slider handle index, keys pressed in turn)
+    "defaults (1f1b, 4, 8, 1)": ("?schedule=1f1b&P=4&m=8&V=1", 1, ["ArrowRight", "ArrowLeft"]),
+    "interleaved (16, 64, 4)": ("?schedule=interleaved&P=16&m=64&V=4", 2, ["ArrowLeft", "ArrowRight"]),
+}
+
+
+def pct(xs, q):
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(q * len(xs)))]
+
+
+def server_side(presses: int) -> None:
+    from pipeviz.app import Explorer, run_cached
+
+    print("server side (ms): parameter change -> chart columns and readout ('update'),")
+    print("then the comparison table, bars key and URL sent after it ('after')")
+    for label, params, flip in [
+        ("defaults (1f1b, 4, 8, 1)", dict(), ("m", 8, 9)),
+        ("interleaved (16, 64, 4)", dict(schedule="interleaved", P=16, m=64, V=4), ("V", 4, 3)),
+    ]:
+        app = Explorer(**params)
+        deferred = []
+        app._later = deferred.append  # time the deferred part on its own
+        name, a, b = flip
+        for cold in (True, False):
+            main, after = [], []
+            for i in range(presses):
+                if cold:
+                    run_cached.cache_clear()
+                t0 = time.perf_counter()
+                setattr(app, name, b if i % 2 == 0 else a)
+                t1 = time.perf_counter()
+                while deferred:
+                    deferred.pop()()
+                t2 = time.perf_counter()
+                main.append((t1 - t0) * 1e3)
+                after.append((t2 - t1) * 1e3)
+            print(
+                f"  {label:<28} {'cold' if cold else 'warm'}: update median {statistics.median(main):6.2f} "
+                f"p90 {pct(main, 0.9):6.2f} | after median {statistics.median(after):6.2f}"
+            )
+
+
+LATENCY_JS = """(target) => {
+    window.__lat = [];
+    let t0 = null;
+    document.addEventListener('keydown', () => { t0 = performance.now(); }, true);
+    new MutationObserver(() => {
+        if (t0 === null) return;
+        const start = t0; t0 = null;
+        requestAnimationFrame(() => requestAnimationFrame(() => window.__lat.push(performance.now() - start)));
+    }).observe(target, {subtree: true, childList: true, characterData: true});
+}"""
+
+
+def browser(presses: int) -> None:
+    from playwright.sync_api import sync_playwright
+
+    from browser import served_app
+    from conftest import CHROMIUM, CHROMIUM_ARGS
+
+    os.environ["PIPEVIZ_CACHE"] = "0"  # every press computes, as a new slider value would
+    print("browser: keypress -> repaint after the readout changes (ms), cache off")
+    with served_app() as url, sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=["--headless", *CHROMIUM_ARGS])
+        page = b.new_page(viewport={"width": 1400, "height": 1000})
+        for label, (query, handle_index, keys) in CASES.items():
+            page.goto(url + query)
+            page.get_by_text("simulated").first.wait_for(timeout=30_000)
+            page.wait_for_timeout(500)
+            readout = page.locator(".pv-readout").element_handle()
+            page.evaluate(LATENCY_JS, readout.evaluate_handle("el => el.parentNode"))
+            handle = page.locator(".noUi-handle").nth(handle_index)
+            handle.focus()
+            for i in range(presses):
+                handle.press(keys[i % 2])
+                page.wait_for_function(f"window.__lat.length >= {i + 1}", timeout=10_000)
+                page.wait_for_timeout(30)
+            lat = page.evaluate("window.__lat")
+            print(f"  {label:<28} median {statistics.median(lat):6.1f}  p90 {pct(lat, 0.9):6.1f}  (n={len(lat)})")
+        b.close()
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--presses", type=int, default=40)
+    args = ap.parse_args()
+    server_side(args.presses)
+    browser(args.presses)
+
+
+if __name__ == "__main__":
+    main()
