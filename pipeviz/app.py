@@ -20,14 +20,9 @@ from .errors import ConfigError
 from .registry import NAMES, SCHEDULES
 from .render import readouts
 from .render.figures import Figures
-from .urlstate import FIELDS, KEYS, encode
+from .urlstate import FIELDS, KEYS, PRESETS, encode
 from .urlstate import parse as parse_url
 
-PRESETS = {
-    "article": dict(P=4, m=8, tf=1.0, tb=1.0, tw=1.0, comm=0.0),
-    # Measured in the Zero Bubble paper's experiments (ms per stage, P=8, m=24).
-    "gpt": dict(P=8, m=24, tf=18.5, tb=18.1, tw=9.3, comm=0.6),
-}
 
 
 @lru_cache(maxsize=int(os.environ.get("PIPEVIZ_CACHE", "64")))
@@ -83,6 +78,7 @@ class Explorer(pn.viewable.Viewer):
         self._notes_for: tuple | None = None
         self._ready = False  # the browser has rendered the first view
         self._refresh()
+        self.figures.timeline.on_change("inner_width", self._on_resize)
         if pn.state.location is not None:
             pn.state.location.param.watch(self._on_url, ["search"])
             pn.state.onload(self._on_load)
@@ -157,6 +153,10 @@ class Explorer(pn.viewable.Viewer):
             self._later_pending = True
             doc.add_next_tick_callback(fn)
 
+    def _on_resize(self, attr, old, new):
+        if self.result is not None:
+            self.figures.relabel(self.result)
+
     @staticmethod
     def _describe(cfg: Config) -> str:
         return f"{cfg.schedule} with P={cfg.P}, m={cfg.m}, V={cfg.V}"
@@ -165,6 +165,7 @@ class Explorer(pn.viewable.Viewer):
         """A warning (`text`: what is not valid) and notes (what was adjusted), or nothing."""
         lines = [text] if text else []
         lines += notes
+        self.notice_lines = lines  # plain text, as the standalone page shows it
         self.notice.object = "\n\n".join(_md_escape(x) for x in lines)
         self.notice.alert_type = "warning" if text else "info"
         self.notice.visible = bool(lines)
@@ -194,6 +195,10 @@ class Explorer(pn.viewable.Viewer):
         query = loc.search or ""
         if not query.strip("?") and loc.hash:
             query = loc.hash
+        self.apply_query(query)
+
+    def apply_query(self, query: str) -> None:
+        """Open the view a URL query (or fragment) asks for, noting what was not valid."""
         updates, notes = parse_url(query)
         for n in notes:
             self._note(f"URL: {n}")

@@ -1,4 +1,4 @@
-"""Explorer state in a URL: `?schedule=interleaved&P=8&m=16&V=2&tf=1&tb=1&tw=1&comm=0`.
+"""Explorer state: its ranges, presets, and how it reads from and writes to a URL: `?schedule=interleaved&P=8&m=16&V=2&tf=1&tb=1&tw=1&comm=0`.
 
 Parsing never evaluates anything: each value is read as a name, a whole number or a
 decimal, checked against the explorer's ranges, clamped (with a note) when it is a
@@ -33,6 +33,12 @@ FIELDS: dict[str, Field] = {
     "comm": Field(float, 0, 1000, "latency of each dependency between ranks"),
 }
 KEYS = ("schedule", *FIELDS)
+
+PRESETS = {
+    "article": dict(P=4, m=8, tf=1.0, tb=1.0, tw=1.0, comm=0.0),
+    # Measured in the Zero Bubble paper's experiments (ms per stage, P=8, m=24).
+    "gpt": dict(P=8, m=24, tf=18.5, tb=18.1, tw=9.3, comm=0.6),
+}
 
 
 def parse(query: str) -> tuple[dict, list[str]]:

@@ -15,6 +15,7 @@ from bokeh.models import (
     LinearColorMapper,
     Range1d,
 )
+from bokeh.core.property.descriptors import UnsetValueError
 from bokeh.plotting import figure
 
 from ..engine import Result
@@ -136,6 +137,18 @@ class Figures:
 
     # -- updates -----------------------------------------------------------------
 
+    def label_px(self) -> float:
+        """The timeline's plot width in pixels, as the browser last reported it."""
+        try:
+            width = self.timeline.inner_width
+        except UnsetValueError:
+            width = None
+        return float(width) if width else float(self.plot_px)
+
+    def relabel(self, res: Result) -> None:
+        """Micro-batch numbers for the boxes that are wide enough at this width."""
+        self.labels.data = data.labels(res, self.label_px())
+
     def update(self, res: Result, unit: str = "micro-batches") -> None:
         """Replace every column and range for a new result (call inside pn.io.hold())."""
         P = res.config.P
@@ -143,7 +156,7 @@ class Figures:
         chunks = res.order.chunks_per_rank
         self.op_colors.palette = data.chunk_palette(KIND_COLORS, chunks)
         self.ops.data = data.ops(res)
-        self.labels.data = data.labels(res, self.plot_px)
+        self.relabel(res)
         self.bubbles.data = data.bubbles(res)
         self.bars.data = data.inflight_bars(res, unit)
         self.steps.data = data.inflight_steps(res)

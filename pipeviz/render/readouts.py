@@ -115,7 +115,11 @@ def table_html(cfg: Config, run: Callable[[Config], Result]) -> str:
         "<tr><th>schedule</th><th>bubble (simulated)</th><th>closed form</th>"
         "<th>rank 0 peak in flight (micro-batches)</th><th>p2p per micro-batch</th></tr>"
     )
-    return f'<table class="pv-table"><thead>{head}</thead><tbody>{"".join(rows)}</tbody></table>'
+    # The scroll box keeps a narrow page (an iframe) from scrolling sideways as a whole.
+    return (
+        f'<div class="pv-table-box"><table class="pv-table"><thead>{head}</thead>'
+        f'<tbody>{"".join(rows)}</tbody></table></div>'
+    )
 
 
 CSS = """
@@ -123,6 +127,7 @@ CSS = """
 .pv-bubble { font-size: 17px; }
 .pv-agree { color: #1b7340; }
 .pv-differ { color: #a04000; }
+.pv-table-box { overflow-x: auto; max-width: 100%; }
 .pv-table { border-collapse: collapse; font-size: 13px; }
 .pv-table th, .pv-table td { border-bottom: 1px solid #ddd; padding: 3px 10px; text-align: left; }
 .pv-table tr.pv-current { background: #fff3c4; font-weight: 600; }
