@@ -104,6 +104,14 @@ def build_parser() -> argparse.ArgumentParser:
                                    "ops labelled by kind and micro-batch, '/' where the rank idles.")
     _add_config_args(p)
     p.add_argument("--width", type=_whole("width", 20), default=120, help="timeline width in columns (default 120)")
+
+    p = sub.add_parser("page", help="write the explorer as one self-contained HTML file (no server)",
+                       description="Write the interactive explorer as one HTML file with inline Bokeh and the "
+                                   "engine in JavaScript: no server, no network. The flags set the view it opens "
+                                   "at; a URL fragment such as #schedule=interleaved&P=8&m=16&V=2 overrides them.")
+    _add_config_args(p)
+    p.add_argument("-o", "--output", metavar="FILE", default="explorer.html",
+                   help="where to write the page (default explorer.html)")
     return parser
 
 
@@ -134,6 +142,11 @@ def _dispatch(args: argparse.Namespace) -> int:
         from .textview import show
 
         _write(show(run(_config(args)), args.width), None)
+    elif args.command == "page":
+        from .page import write
+
+        size = write(_config(args), args.output)
+        print(f"wrote {args.output} ({size / 1e6:.2f} MB)", file=sys.stderr)
     return 0
 
 

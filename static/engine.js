@@ -121,6 +121,35 @@
     return sign + '0.' + '0'.repeat(-intLen) + digits;
   }
 
+  // f"{x:.{places}f}": the exact binary value rounded half-even, as Python does
+  // (JS's toFixed rounds ties up).
+  function fmtFixed(x, places) {
+    if (x !== x) return 'nan';
+    if (x === Infinity) return 'inf';
+    if (x === -Infinity) return '-inf';
+    var neg = x < 0 || Object.is(x, -0);
+    var d = exactDecimal(Math.abs(x)), digits = d.digits, k = d.exp; // |x| = digits * 10^k
+    var keep = digits.length + k + places; // digits left of the cut
+    var q;
+    if (k + places >= 0) {
+      q = BigInt(digits) * BigInt(10) ** BigInt(k + places);
+    } else if (keep <= 0) {
+      var half = keep === 0 && (digits[0] > '5' || (digits[0] === '5' && /[1-9]/.test(digits.slice(1))));
+      q = half ? ONE : ZERO; // below the last place: rounds to 0, or up past one half
+    } else {
+      var head = digits.slice(0, keep), rest = digits.slice(keep);
+      q = BigInt(head);
+      var up = rest[0] > '5' || (rest[0] === '5' && (/[1-9]/.test(rest.slice(1)) || head[head.length - 1] % 2 === 1));
+      if (up) q += ONE;
+    }
+    var s = q.toString();
+    if (places > 0) {
+      while (s.length <= places) s = '0' + s;
+      s = s.slice(0, s.length - places) + '.' + s.slice(s.length - places);
+    }
+    return (neg ? '-' : '') + s;
+  }
+
   // f"{n:,}"
   function withCommas(n) { return n.toString().replace(/\B(?=(\d{3})+(?!\d))/g, ','); }
 
@@ -934,5 +963,7 @@
     SCHEDULES: SCHEDULES,
     MAX_OPS: MAX_OPS,
     run: run,
+    // Python's number formatting, for text that must read as the served app's.
+    format: { g: fmtG, fixed: fmtFixed, repr: pyRepr },
   };
 })(typeof window !== 'undefined' ? window : globalThis);

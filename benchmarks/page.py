@@ -1,0 +1,86 @@
+"""The standalone page: its size, and slider-to-repaint in the Debian chromium.
+
+    .venv/bin/python benchmarks/page.py [--presses N]
+
+Builds the page with `python -m pipeviz page`, opens it from file:// and presses
+a slider's arrow keys. Latency runs from the keydown to two animation frames after
+the page's handler has updated every column and readout (the repaint), measured
+inside the page. Medians and 90th percentiles, in ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+
+CASES = {
+    # name: (URL fragment, slider handle index, keys pressed in turn)
+    "defaults (1f1b, 4, 8, 1)": ("#schedule=1f1b&P=4&m=8&V=1", 1, ["ArrowRight", "ArrowLeft"]),
+    "interleaved (16, 64, 4)": ("#schedule=interleaved&P=16&m=64&V=4", 2, ["ArrowLeft", "ArrowRight"]),
+    "zb-v (32, 128, 2)": ("#schedule=zb-v&P=32&m=128&V=2", 1, ["ArrowLeft", "ArrowRight"]),
+}
+
+HOOK = """() => {
+    window.__lat = [];
+    let t0 = null;
+    document.addEventListener('keydown', () => { t0 = performance.now(); }, true);
+    const handle = PipevizExplorer.handle;
+    PipevizExplorer.handle = function () {
+        const out = handle.apply(this, arguments);
+        if (t0 !== null) {
+            const start = t0; t0 = null;
+            // The frame after the change: its rAF callbacks run, then it paints, then the
+            // task queue runs again: the setTimeout sees the repainted page.
+            requestAnimationFrame(() => setTimeout(() => window.__lat.push(performance.now() - start), 0));
+        }
+        return out;
+    };
+}"""
+
+
+def pct(xs, q):
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(q * len(xs)))]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--presses", type=int, default=40)
+    args = ap.parse_args()
+
+    from playwright.sync_api import sync_playwright
+
+    from conftest import CHROMIUM, CHROMIUM_ARGS
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "explorer.html"
+        subprocess.run([sys.executable, "-m", "pipeviz", "page", "-o", str(path)], check=True, cwd=ROOT)
+        print(f"page size: {path.stat().st_size / 1e6:.2f} MB (budget 2 MB)")
+        print("slider keypress -> repaint (ms)")
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=CHROMIUM, args=["--headless", *CHROMIUM_ARGS])
+            page = browser.new_page(viewport={"width": 1400, "height": 1000})
+            for label, (fragment, handle_index, keys) in CASES.items():
+                page.goto("about:blank")  # a new fragment alone would not reload the page
+                page.goto(path.as_uri() + fragment)
+                page.get_by_text("simulated").first.wait_for(timeout=30_000)
+                page.evaluate(HOOK)
+                handle = page.locator(".noUi-handle").nth(handle_index)
+                handle.focus()
+                for i in range(args.presses):
+                    handle.press(keys[i % 2])
+                    page.wait_for_function(f"window.__lat.length >= {i + 1}", timeout=10_000)
+                lat = page.evaluate("window.__lat")
+                print(f"  {label:<26} median {statistics.median(lat):6.1f}  p90 {pct(lat, 0.9):6.1f}  (n={len(lat)})")
+            browser.close()
+
+
+if __name__ == "__main__":
+    main()
