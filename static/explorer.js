@@ -368,15 +368,22 @@
     }
     this.noticeLines = lines.concat(this.notes);
     var notice = el('pv-notice');
-    notice.innerHTML = this.noticeLines.map(function (l) { return '<p>' + escape(l) + '</p>'; }).join('');
-    notice.className = 'pv-notice ' + (res.ok ? 'pv-info' : 'pv-warning');
-    notice.hidden = this.noticeLines.length === 0;
+    setHtml(notice, this.noticeLines.map(function (l) { return '<p>' + escape(l) + '</p>'; }).join(''));
+    var cls = 'pv-notice ' + (res.ok ? 'pv-info' : 'pv-warning'), hidden = this.noticeLines.length === 0;
+    if (notice.className !== cls) notice.className = cls;
+    if (notice.hidden !== hidden) notice.hidden = hidden;
     var self = this;
     this.after('url', function () { self.writeUrl(st); });
   };
 
   // The readouts are plain HTML beside the Bokeh roots (cheaper to replace than a Div).
   function el(id) { return root.document.getElementById(id); }
+
+  // Write only what changed: each write makes the browser restyle the page before
+  // Bokeh's next paint, which reads computed styles.
+  function setHtml(node, html) {
+    if (node.__html !== html) { node.innerHTML = html; node.__html = html; }
+  }
 
   function describe(cfg) { return cfg.schedule + ' with P=' + cfg.P + ', m=' + cfg.m + ', V=' + cfg.V; }
 
@@ -416,9 +423,9 @@
     ui.over_time_axis.axis_label = chunks > 1 ? 'in flight (chunks)' : 'in flight';
     ui.rank_colors.high = Math.max(P - 1, 1);
 
-    el('pv-readout').innerHTML = readoutHtml(res);
-    el('pv-bars-key').innerHTML = barsKeyHtml(res);
-    this.after('table', function () { el('pv-table').innerHTML = tableHtml(res.config, E.run); });
+    setHtml(el('pv-readout'), readoutHtml(res));
+    setHtml(el('pv-bars-key'), barsKeyHtml(res));
+    this.after('table', function () { setHtml(el('pv-table'), tableHtml(res.config, E.run)); });
   };
 
   // Run `fn` after the next paint: the comparison table and the URL wait, so a
