@@ -81,10 +81,9 @@ LATENCY_JS = """(target) => {
 
 
 def browser(presses: int) -> None:
-    from playwright.sync_api import sync_playwright
-
     from browser import served_app
     from conftest import CHROMIUM, CHROMIUM_ARGS
+    from playwright.sync_api import sync_playwright
 
     os.environ["PIPEVIZ_CACHE"] = "0"  # every press computes, as a new slider value would
     print("browser: keypress -> repaint after the readout changes (ms), cache off")

@@ -55,9 +55,8 @@ def main() -> None:
     ap.add_argument("--presses", type=int, default=40)
     args = ap.parse_args()
 
-    from playwright.sync_api import sync_playwright
-
     from conftest import CHROMIUM, CHROMIUM_ARGS
+    from playwright.sync_api import sync_playwright
 
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "explorer.html"

@@ -1,8 +1,9 @@
 """The explorer: a Panel app whose state is a handful of `param` parameters.
 
 Widgets are made from the parameters; `@param.depends` drives every update. An
-update runs the engine once, then replaces the figures' columns and the readouts
-inside `pn.io.hold()`, so the browser gets one message per change.
+update runs the engine once, replaces the figures' columns and the readout inside
+`pn.io.hold()` (one message), and sends the comparison table, the bars' key and the
+URL in the session's next tick, so the chart repaints without waiting for them.
 """
 
 from __future__ import annotations
@@ -22,7 +23,6 @@ from .render import readouts
 from .render.figures import Figures
 from .urlstate import FIELDS, KEYS, PRESETS, encode
 from .urlstate import parse as parse_url
-
 
 
 @lru_cache(maxsize=int(os.environ.get("PIPEVIZ_CACHE", "64")))
@@ -77,6 +77,7 @@ class Explorer(pn.viewable.Viewer):
         self._notes: list[str] = []
         self._notes_for: tuple | None = None
         self._ready = False  # the browser has rendered the first view
+        self._later_pending = False  # the table and URL are waiting for the next tick
         self._refresh()
         self.figures.timeline.on_change("inner_width", self._on_resize)
         if pn.state.location is not None:
@@ -105,14 +106,11 @@ class Explorer(pn.viewable.Viewer):
 
     @param.depends("schedule", "P", "m", "V", "tf", "tb", "tw", "comm", "unit", watch=True)
     def _refresh(self):
-        cfg = None
         problem = None
         try:
-            cfg = self.config()
-            res = run_cached(cfg)
+            res = run_cached(self.config())
         except ConfigError as e:
-            problem = str(e)
-            res = self.result
+            problem, res = str(e), None
         state = tuple(getattr(self, k) for k in KEYS)
         if self._notes and self._notes_for is None:
             self._notes_for = state
@@ -125,8 +123,7 @@ class Explorer(pn.viewable.Viewer):
                 self._notice(f"Not valid: {problem}. The chart still shows {shown}.", notes)
             else:
                 self._notice("", notes)
-            changed = res is not None and (res is not self.result or problem is None)
-            if changed:
+            if res is not None:  # valid: show it; otherwise the last good chart stays
                 self.result = res
                 self.figures.update(res, self.unit)
                 self.readout.object = readouts.readout_html(res)
@@ -149,7 +146,7 @@ class Explorer(pn.viewable.Viewer):
         doc = pn.state.curdoc
         if doc is None or doc.session_context is None:
             fn()
-        elif not getattr(self, "_later_pending", False):
+        elif not self._later_pending:
             self._later_pending = True
             doc.add_next_tick_callback(fn)
 

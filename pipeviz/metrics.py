@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .order import B, F, W, Order
+from .order import B, F, Order, W
 from .simulate import Timeline
 
 
@@ -105,7 +105,6 @@ def idle_intervals(tl: Timeline) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 def inflight(tl: Timeline) -> dict:
     """Step functions and peaks of in-flight chunks per rank."""
     order = tl.order
-    P = order.P
     rank = order.rank
     kind = order.kind
     last_backward = W if order.split_backward else B
@@ -128,7 +127,7 @@ def inflight(tl: Timeline) -> dict:
         d_b = (kind == F).astype(np.int64) - (kind == B)
         d_w = (kind == B).astype(np.int64) - (kind == W)
         c_b, c_w = np.cumsum(d_b), np.cumsum(d_w)
-        at_peak = _first_argmax(count, peak, rank, order.rank_ptr)
+        at_peak = _first_argmax(count, peak, rank)
         out.update(
             awaiting_b=_steps(rank, time, c_b, d_b != 0),
             awaiting_w=_steps(rank, time, c_w, d_w != 0),
@@ -146,8 +145,8 @@ def _segment_max(x: np.ndarray, ptr: np.ndarray) -> np.ndarray:
     return np.maximum.reduceat(x, ptr[:-1]) if x.size else np.zeros(len(ptr) - 1, x.dtype)
 
 
-def _first_argmax(x: np.ndarray, seg_max: np.ndarray, rank: np.ndarray, ptr: np.ndarray) -> np.ndarray:
+def _first_argmax(x: np.ndarray, seg_max: np.ndarray, rank: np.ndarray) -> np.ndarray:
     """(P,) flat index of the first position where each rank reaches its maximum."""
     hits = np.flatnonzero(x == seg_max[rank])
-    ranks, first = np.unique(rank[hits], return_index=True)
+    _, first = np.unique(rank[hits], return_index=True)
     return hits[first]

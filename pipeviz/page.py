@@ -34,7 +34,8 @@ from .engine import run
 from .errors import ConfigError
 from .registry import NAMES, SCHEDULES
 from .render import data
-from .render.figures import BORDER_LEFT, KIND_COLORS, ROW_PX, W_ONLY_COLOR, Figures
+from .render.data import KIND_COLORS, W_ONLY_COLOR
+from .render.figures import BORDER_LEFT, ROW_PX, Figures
 from .render.readouts import CSS
 from .urlstate import FIELDS, KEYS, PRESETS
 

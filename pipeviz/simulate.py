@@ -21,7 +21,7 @@ import numpy as np
 
 from .costs import Costs
 from .errors import DeadlockError, OrderError
-from .order import B, F, KIND_NAMES, W, Order
+from .order import KIND_NAMES, B, F, Order, W
 
 
 @dataclass(frozen=True, eq=False)

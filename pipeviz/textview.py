@@ -80,7 +80,7 @@ def metrics_text(res: Result) -> list[str]:
             + "  (awaiting B + awaiting W only)"
         )
     lines.append(f"p2p per micro-batch {mt.p2p_per_microbatch}")
-    lines.append(f"busy / idle         " + "  ".join(f"r{r}: {b:g}/{i:g}" for r, (b, i) in enumerate(zip(mt.busy, mt.idle))))
+    lines.append("busy / idle         " + "  ".join(f"r{r}: {b:g}/{i:g}" for r, (b, i) in enumerate(zip(mt.busy, mt.idle))))
     return lines
 
 

@@ -1,4 +1,6 @@
-"""Explorer state: its ranges, presets, and how it reads from and writes to a URL: `?schedule=interleaved&P=8&m=16&V=2&tf=1&tb=1&tw=1&comm=0`.
+"""The explorer's state: its ranges, its presets, and its URL.
+
+`?schedule=interleaved&P=8&m=16&V=2&tf=1&tb=1&tw=1&comm=0`.
 
 Parsing never evaluates anything: each value is read as a name, a whole number or a
 decimal, checked against the explorer's ranges, clamped (with a note) when it is a

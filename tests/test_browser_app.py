@@ -1,8 +1,8 @@
 """The served explorer in the Debian chromium: what a person sees and does."""
 
 import pytest
-
 from browser import screenshot, served_app, source_length
+
 from pipeviz import Config, run
 
 pytestmark = pytest.mark.browser

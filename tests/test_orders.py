@@ -2,8 +2,8 @@
 reference implementations in reference_orders.py)."""
 
 import pytest
-
 import reference_orders as ref
+
 from pipeviz import Config, ConfigError
 from pipeviz.registry import SCHEDULES
 from pipeviz.schedules.interleaved import group_size

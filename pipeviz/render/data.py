@@ -11,6 +11,15 @@ import numpy as np
 
 from ..engine import Result
 
+# Okabe-Ito, safe for the common color-vision deficiencies: F blue, B vermillion,
+# W bluish green. Later chunks are lighter shades of the same hue.
+KIND_COLORS = ("#0072B2", "#D55E00", "#009E73")
+W_ONLY_COLOR = "#9fd8c5"  # lighter: chunks holding only what W needs
+BUBBLE_HATCH = "#6b6b6b"
+RANK_PALETTE = (  # cividis-like, dark = rank 0: the staircase reads top to bottom
+    "#00204d", "#00336f", "#39486b", "#575c6d", "#707173", "#8a8779", "#a69d75", "#c4b56c",
+    "#e4cf5b", "#ffea46",
+)
 ROW = 0.38  # half the height of a rank's row of boxes, in rank units
 MAX_CHUNKS = 8  # color index = kind * MAX_CHUNKS + chunk
 LABEL_PX_PER_CHAR = 7.5  # a micro-batch number is drawn when its box has room for it
@@ -19,12 +28,10 @@ LABEL_PX_PER_CHAR = 7.5  # a micro-batch number is drawn when its box has room f
 def chunk_of(res: Result) -> np.ndarray:
     """(N,) index of each op's chunk within its rank, 0 .. chunks per rank - 1."""
     order = res.order
-    s2r = order.stage_to_rank
-    if res.schedule.placement == "v":
+    if res.schedule.placement == "v":  # chunk 0 on the way down, chunk 1 on the way back
         nth = (np.arange(order.S) >= order.P).astype(np.int64)
-    else:
+    else:  # stage cP + r is chunk c of rank r
         nth = np.arange(order.S) // order.P
-    assert nth.shape == s2r.shape
     return nth[order.stage]
 
 

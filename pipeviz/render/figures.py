@@ -7,6 +7,7 @@ and the standalone page (where a CustomJS callback fills the same columns).
 
 from __future__ import annotations
 
+from bokeh.core.property.descriptors import UnsetValueError
 from bokeh.models import (
     ColumnDataSource,
     CustomJSHover,
@@ -15,21 +16,12 @@ from bokeh.models import (
     LinearColorMapper,
     Range1d,
 )
-from bokeh.core.property.descriptors import UnsetValueError
 from bokeh.plotting import figure
 
 from ..engine import Result
 from . import data
+from .data import BUBBLE_HATCH, KIND_COLORS, RANK_PALETTE, W_ONLY_COLOR
 
-# Okabe-Ito, safe for the common color-vision deficiencies: F blue, B vermillion,
-# W bluish green. Later chunks are lighter shades of the same hue.
-KIND_COLORS = ("#0072B2", "#D55E00", "#009E73")
-W_ONLY_COLOR = "#9fd8c5"  # lighter: chunks holding only what W needs
-BUBBLE_HATCH = "#6b6b6b"
-RANK_PALETTE = (  # cividis-like, dark = rank 0: the staircase reads top to bottom
-    "#00204d", "#00336f", "#39486b", "#575c6d", "#707173", "#8a8779", "#a69d75", "#c4b56c",
-    "#e4cf5b", "#ffea46",
-)
 BORDER_LEFT = 64  # same left border on stacked figures so their time axes line up
 ROW_PX = 26
 

@@ -13,6 +13,7 @@ from ..config import Config
 from ..engine import Result
 from ..errors import ConfigError
 from ..registry import NAMES, SCHEDULES
+from .data import KIND_COLORS, W_ONLY_COLOR
 
 
 def pct(x: float) -> str:
@@ -68,8 +69,6 @@ def readout_html(res: Result) -> str:
 
 def bars_key_html(res: Result) -> str:
     """What the in-flight bars show, under them."""
-    from .figures import KIND_COLORS, W_ONLY_COLOR
-
     def swatch(color: str) -> str:
         return f'<span style="display:inline-block;width:10px;height:10px;background:{color};margin-right:4px"></span>'
 

@@ -11,7 +11,7 @@ import numpy as np
 
 from ..closed_form import ClosedForm, comm_caveat, cost_fractions, idle_fraction
 from ..config import Config
-from ..order import B, F, W, Order, OrderBuilder, loop_placement
+from ..order import B, F, Order, OrderBuilder, W, loop_placement
 from . import one_f_one_b
 
 

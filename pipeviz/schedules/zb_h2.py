@@ -25,7 +25,7 @@ import numpy as np
 
 from ..closed_form import ClosedForm, cost_fractions, idle_fraction, uniform_caveat
 from ..config import Config
-from ..order import B, F, W, Order, OrderBuilder, loop_placement
+from ..order import B, F, Order, OrderBuilder, W, loop_placement
 
 IDLE = -1
 

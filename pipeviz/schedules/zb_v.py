@@ -18,7 +18,7 @@ import numpy as np
 
 from ..closed_form import ClosedForm, cost_fractions, idle_fraction, uniform_caveat
 from ..config import Config
-from ..order import B, F, W, Order, OrderBuilder, v_placement
+from ..order import B, F, Order, OrderBuilder, W, v_placement
 
 
 def generate(cfg: Config) -> Order:

@@ -1,0 +1,20 @@
+"""Data flows one way: nothing below the rendering layer imports bokeh or panel."""
+
+import subprocess
+import sys
+
+
+def test_engine_and_cli_import_no_bokeh_or_panel():
+    code = (
+        "import sys, pipeviz, pipeviz.cli, pipeviz.export, pipeviz.textview, pipeviz.urlstate;"
+        "from pipeviz import Config, run; run(Config());"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('bokeh', 'panel')))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
+
+
+def test_page_builder_does_not_import_panel():
+    code = "import sys, pipeviz.page; print('panel' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "False"
