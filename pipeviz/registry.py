@@ -91,8 +91,7 @@ def check(cfg: Config) -> Schedule:
         )
     if cfg.G is not None and not spec.takes_G:
         raise ConfigError(f"the group size G only applies to interleaved, not {spec.name}; leave G unset")
-    if spec.check:
-        spec.check(cfg)
+    # Size first: the schedule's own checks may search for a valid m, which must stay cheap.
     n_ops = spec.ops_per_rank(cfg) * cfg.P
     if n_ops > MAX_OPS:
         per_mb = n_ops // cfg.m
@@ -100,4 +99,6 @@ def check(cfg: Config) -> Schedule:
             f"{spec.name} with P={cfg.P}, m={cfg.m}, V={cfg.V} has {n_ops:,} ops, more than the "
             f"{MAX_OPS:,} pipeviz times quickly; use m <= {MAX_OPS // per_mb} at this P and V"
         )
+    if spec.check:
+        spec.check(cfg)
     return spec

@@ -892,7 +892,7 @@
     if (cfg.G !== null && !spec.takesG) {
       throw new ConfigError('the group size G only applies to interleaved, not ' + name + '; leave G unset');
     }
-    if (name === 'interleaved' && cfg.V > 1) groupSize(cfg.P, cfg.m, cfg.G);
+    // Size first (registry.check): the group-size check may search for a valid m.
     // Op count in BigInt: P, m and V may be any whole numbers here.
     var nOps = BigInt(spec.splitBackward ? 3 : 2) * BigInt(spec.fixedV || cfg.V) * BigInt(cfg.m) * BigInt(cfg.P);
     if (nOps > BigInt(MAX_OPS)) {
@@ -901,6 +901,7 @@
         ' has ' + withCommas(nOps) + ' ops, more than the ' + withCommas(MAX_OPS) +
         ' pipeviz times quickly; use m <= ' + (BigInt(MAX_OPS) / perMb) + ' at this P and V');
     }
+    if (name === 'interleaved' && cfg.V > 1) groupSize(cfg.P, cfg.m, cfg.G);
     return spec;
   }
 
