@@ -58,7 +58,7 @@ def test_keyboard_on_sliders_updates_readout_bars_and_bubbles(page, app_url, err
     wait_for_text(page, "30.77% simulated")  # 4/13
     assert source_length(page, "ops") == 5 * 9 * 2
     assert source_length(page, "bubbles") == len(run(Config("1f1b", 5, 9)).metrics.bubbles[0])
-    assert "P=5&m=9" in page.url  # the URL follows, so the view can be shared
+    page.wait_for_function("location.search.includes('P=5&m=9')")  # the URL follows: a permalink
     screenshot(page, "app-after-sliders")
     assert errors == []
 

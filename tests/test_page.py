@@ -153,11 +153,13 @@ def test_action_messages_match_the_served_app(page, page_file):
     v.focus()
     v.press("ArrowRight")
     app.V = 2
+    page.wait_for_function("PipevizExplorer.get().noticeLines.length > 0")
     assert notice_lines(page) == app.notice_lines != []
     assert "27.27% simulated" in readout(page)
     # Back to V = 1, then choosing zb-v snaps V to 2.
     v.press("ArrowLeft")
     app.V = 1
+    page.wait_for_function("PipevizExplorer.get().noticeLines.length === 0")
     assert notice_lines(page) == app.notice_lines == []
     page.get_by_text("ZB-V: two chunks per rank").click()
     app.schedule = "zb-v"
