@@ -37,10 +37,6 @@ class Costs:
         return Costs(self.tf * k, self.tb * k, self.tw * k, self.comm * k)
 
     @property
-    def is_default(self) -> bool:
-        return self == Costs()
-
-    @property
     def uniform(self) -> bool:
         """t_f = t_b = t_w and no comm: the article's costs up to a time unit."""
         return self.tf == self.tb == self.tw and self.comm == 0
