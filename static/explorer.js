@@ -90,24 +90,25 @@
     return out;
   }
 
-  // Each rank's in-flight count as step-line segments: every rank starts at (0, 0);
-  // all horizontal segments first, then all vertical ones, as data.inflight_steps.
+  // Each rank's in-flight count as one step line (data.inflight_steps): from (0, 0),
+  // hold each value until the next event, then jump.
   function stepColumns(res) {
-    var st = res.metrics.inflight, P = res.config.P, n = st.rank.length, i, r;
-    var byRank = [];
-    for (r = 0; r < P; r++) byRank.push([[0.0, 0]]);
-    for (i = 0; i < n; i++) byRank[st.rank[i]].push([st.time[i], st.value[i]]);
-    var h = { x0: [], y0: [], x1: [], y1: [], rank: [] }, v = { x0: [], y0: [], x1: [], y1: [], rank: [] };
-    for (r = 0; r < P; r++) {
-      var ev = byRank[r];
-      for (i = 0; i + 1 < ev.length; i++) {
-        h.x0.push(ev[i][0]); h.x1.push(ev[i + 1][0]); h.y0.push(ev[i][1]); h.y1.push(ev[i][1]); h.rank.push(r);
-        v.x0.push(ev[i + 1][0]); v.x1.push(ev[i + 1][0]); v.y0.push(ev[i][1]); v.y1.push(ev[i + 1][1]); v.rank.push(r);
+    var st = res.metrics.inflight, P = res.config.P, n = st.rank.length, i = 0;
+    var xs = [], ys = [], rank = new Float64Array(P);
+    for (var r = 0; r < P; r++) {
+      var lo = i;
+      while (i < n && st.rank[i] === r) i++;
+      var k = i - lo, x = new Float64Array(2 * k + 1), y = new Float64Array(2 * k + 1);
+      var v = 0.0; // the value before each event
+      x[0] = 0.0; y[0] = 0.0;
+      for (var e = 0; e < k; e++) {
+        x[2 * e + 1] = st.time[lo + e]; y[2 * e + 1] = v; // hold
+        v = st.value[lo + e];
+        x[2 * e + 2] = st.time[lo + e]; y[2 * e + 2] = v; // jump
       }
+      xs.push(x); ys.push(y); rank[r] = r;
     }
-    var out = {};
-    ['x0', 'y0', 'x1', 'y1', 'rank'].forEach(function (k) { out[k] = Float64Array.from(h[k].concat(v[k])); });
-    return out;
+    return { xs: xs, ys: ys, rank: rank };
   }
 
   // Python's round(): half to even.

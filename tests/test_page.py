@@ -185,7 +185,10 @@ LAYER_CASES = [
 
 JS_LAYER = """([cfgs, unitPx]) => {
     const E = PipevizEngine, X = PipevizExplorer.parts;
-    const plain = (cols) => { const o = {}; for (const k in cols) o[k] = Array.from(cols[k]); return o; };
+    const plain = (cols) => { const o = {};
+        for (const k in cols) o[k] = Array.isArray(cols[k]) && ArrayBuffer.isView(cols[k][0])
+            ? cols[k].map(a => Array.from(a)) : Array.from(cols[k]);
+        return o; };
     return cfgs.map(c => {
         const res = E.run(c);
         return {
@@ -207,6 +210,11 @@ def js_config(cfg: Config) -> dict:
 def same_columns(py: dict, js: dict, where: str) -> None:
     assert set(py) == set(js), where
     for k, v in py.items():
+        if isinstance(v, list) and v and isinstance(v[0], np.ndarray):  # multi_line paths
+            assert len(v) == len(js[k]), f"{where}.{k}"
+            for i, (a, b) in enumerate(zip(v, js[k])):
+                assert np.array_equal(a, np.asarray(b, dtype=float)), f"{where}.{k}[{i}]"
+            continue
         a = np.asarray(v)
         b = np.asarray(js[k])
         assert a.shape == b.shape, f"{where}.{k}: {a.shape} vs {b.shape}"

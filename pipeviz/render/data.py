@@ -91,26 +91,20 @@ def inflight_bars(res: Result, unit: str) -> dict[str, np.ndarray]:
     }
 
 
-def inflight_steps(res: Result) -> dict[str, np.ndarray]:
-    """Each rank's in-flight count over time as segments of a step line: a horizontal
-    one per level held, a vertical one per change. Every rank starts at 0 at time 0."""
+def inflight_steps(res: Result) -> dict:
+    """Each rank's in-flight count over time as one step line (a multi_line path per
+    rank, which draws far faster than a segment per step): from (0, 0), hold each
+    value until the next event, then jump."""
     steps = res.metrics.inflight
     P = res.config.P
-    # Prepend (rank, 0, 0) for each rank, then walk each rank's events in order.
-    rank = np.concatenate([np.arange(P), steps.rank])
-    time = np.concatenate([np.zeros(P), steps.time])
-    value = np.concatenate([np.zeros(P, dtype=np.int64), steps.value])
-    order = np.lexsort((np.arange(rank.size), rank))  # by rank; each rank's events are in time order
-    rank, time, value = rank[order], time[order], value[order]
-    same = rank[1:] == rank[:-1]  # consecutive events of one rank
-    i = np.flatnonzero(same)
-    # Horizontal: hold value[i] from time[i] to time[i+1]; vertical: jump at time[i+1].
-    x0 = np.concatenate([time[i], time[i + 1]])
-    x1 = np.concatenate([time[i + 1], time[i + 1]])
-    y0 = np.concatenate([value[i], value[i]]).astype(np.float64)
-    y1 = np.concatenate([value[i], value[i + 1]]).astype(np.float64)
-    r = np.concatenate([rank[i], rank[i]]).astype(np.float64)
-    return {"x0": x0, "y0": y0, "x1": x1, "y1": y1, "rank": r}
+    bounds = np.searchsorted(steps.rank, np.arange(1, P))  # events are rank-major
+    xs, ys = [], []
+    for t, v in zip(np.split(steps.time, bounds), np.split(steps.value, bounds)):
+        t = np.concatenate([[0.0], t])
+        v = np.concatenate([[0.0], v.astype(np.float64)])
+        xs.append(np.repeat(t, 2)[1:])  # t0, t1, t1, t2, t2, ..., tk, tk
+        ys.append(np.repeat(v, 2)[:-1])  # v0, v0, v1, v1, ..., v(k-1), vk
+    return {"xs": xs, "ys": ys, "rank": np.arange(P, dtype=np.float64)}
 
 
 def chunk_palette(base: tuple[str, str, str], chunks: int) -> list[str]:

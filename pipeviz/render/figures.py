@@ -37,7 +37,7 @@ class Figures:
         self.labels = ColumnDataSource(name="labels", data=empty(["x", "y", "text"]))
         self.bubbles = ColumnDataSource(name="bubbles", data=empty(["left", "right", "top", "bottom", "rank", "length"]))
         self.bars = ColumnDataSource(name="bars", data=empty(["rank", "zero", "b", "peak", "w_only", "theory"]))
-        self.steps = ColumnDataSource(name="steps", data=empty(["x0", "y0", "x1", "y1", "rank"]))
+        self.steps = ColumnDataSource(name="steps", data=empty(["xs", "ys", "rank"]))
 
         self.x_range = Range1d(0, 1)
         self.y_range = Range1d(3.6, -0.6)  # rank 0 at the top
@@ -118,8 +118,8 @@ class Figures:
             y_axis_label="in flight", name="over_time",
         )
         fig.title.text = "In-flight activations over time (one line per rank, dark = rank 0)"
-        fig.segment(x0="x0", y0="y0", x1="x1", y1="y1", source=self.steps, line_width=1.8,
-                    line_color={"field": "rank", "transform": self.rank_colors})
+        fig.multi_line(xs="xs", ys="ys", source=self.steps, line_width=1.8,
+                       line_color={"field": "rank", "transform": self.rank_colors})
         fig.xgrid.grid_line_color = None
         return fig
 
