@@ -388,6 +388,18 @@
 
   function describe(cfg) { return cfg.schedule + ' with P=' + cfg.P + ', m=' + cfg.m + ', V=' + cfg.V; }
 
+  // Replace a source's columns unless they are equal, which spares a figure's repaint.
+  function setData(source, cols) {
+    var old = source.data, same = true;
+    for (var k in cols) {
+      var a = cols[k], b = old[k];
+      if (!b || a.length !== b.length) { same = false; break; }
+      for (var i = 0; i < a.length && same; i++) same = a[i] === b[i];
+      if (!same) break;
+    }
+    if (!same) source.data = cols;
+  }
+
   // The timeline's plot width as laid out now (Figures.label_px).
   function labelPx(ui) { return ui.timeline.inner_width > 0 ? ui.timeline.inner_width : C.plotPx; }
 
@@ -402,7 +414,7 @@
     ui.ops.data = opsColumns(res);
     ui.labels.data = labelColumns(res, labelPx(ui));
     ui.bubbles.data = bubbleColumns(res);
-    ui.bars.data = barColumns(res, unit);
+    setData(ui.bars, barColumns(res, unit)); // often unchanged as m moves: no repaint then
     ui.steps.data = stepColumns(res);
 
     var pad = makespan * 0.01;
