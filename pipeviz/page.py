@@ -35,7 +35,7 @@ from .errors import ConfigError
 from .registry import NAMES, SCHEDULES
 from .render import data
 from .render.data import KIND_COLORS, W_ONLY_COLOR
-from .render.figures import BORDER_LEFT, ROW_PX, Figures
+from .render.figures import ROW_PX, Figures
 from .render.readouts import CSS
 from .urlstate import FIELDS, KEYS, PRESETS
 
@@ -108,18 +108,14 @@ class InlineOnly(Resources):
 def constants(figs: Figures) -> dict:
     """What static/explorer.js needs from Python, so each lives in one place."""
     fields = {
-        k: {
-            "isInt": f.kind is int, "low": f.low, "high": f.high,
-            "lowText": f"{f.low:g}" if isinstance(f.low, float) else str(f.low),
-            "highText": f"{f.high:g}" if isinstance(f.high, float) else str(f.high),
-        }
+        k: {"isInt": f.kind is int, "low": f.low, "high": f.high, "rangeText": f.range_text}
         for k, f in FIELDS.items()
     }
     return {
         "keys": list(KEYS), "fields": fields, "presets": PRESETS,
         "kindColors": list(KIND_COLORS), "wOnlyColor": W_ONLY_COLOR,
         "row": data.ROW, "maxChunks": data.MAX_CHUNKS, "labelPxPerChar": data.LABEL_PX_PER_CHAR,
-        "plotPx": figs.plot_px, "rowPx": ROW_PX, "borderLeft": BORDER_LEFT,
+        "plotPx": figs.plot_px, "rowPx": ROW_PX,
     }
 
 
@@ -129,7 +125,7 @@ def _check_ranges(cfg: Config) -> None:
     for key, value in values.items():
         f = FIELDS[key]
         if not f.low <= value <= f.high:
-            raise ConfigError(f"{key}={value:g} is outside the explorer's range {f.low:g}..{f.high:g}")
+            raise ConfigError(f"{key}={value:g} is outside the explorer's range {f.range_text}")
 
 
 def build(cfg: Config) -> str:

@@ -23,6 +23,11 @@ class Field:
     high: float
     doc: str
 
+    @property
+    def range_text(self) -> str:
+        """'1..32', '0.01..1000': the range as messages write it."""
+        return f"{_fmt(self.low)}..{_fmt(self.high)}"
+
 
 # The explorer's ranges: one place for the sliders, the URL and the standalone page.
 FIELDS: dict[str, Field] = {
@@ -61,11 +66,11 @@ def parse(query: str) -> tuple[dict, list[str]]:
         value = _number(raw, field.kind)
         if value is None:
             what = "a whole number" if field.kind is int else "a number"
-            notes.append(f"{key}={raw!r} is not {what} in {_range(field)}; ignored")
+            notes.append(f"{key}={raw!r} is not {what} in {field.range_text}; ignored")
             continue
         clamped = min(max(value, field.low), field.high)
         if clamped != value:
-            notes.append(f"{key}={raw} is outside {_range(field)}; clamped to {_fmt(field.kind(clamped))}")
+            notes.append(f"{key}={raw} is outside {field.range_text}; clamped to {_fmt(field.kind(clamped))}")
         updates[key] = field.kind(clamped)
     return updates, notes
 
@@ -80,10 +85,6 @@ def _number(raw: str, kind: type):
     if kind is int:
         return int(value) if value.is_integer() else None
     return value
-
-
-def _range(field: Field) -> str:
-    return f"{_fmt(field.low)}..{_fmt(field.high)}"
 
 
 def _fmt(x) -> str:

@@ -261,7 +261,7 @@
         notes.push('ignored unknown URL parameter ' + FMT.repr(key) + '; known: ' + KEYS.join(', '));
         return;
       }
-      var range = f.lowText + '..' + f.highText, value = pyFloat(raw);
+      var range = f.rangeText, value = pyFloat(raw);
       if (!isFinite(value) || (f.isInt && !Number.isInteger(value))) {
         notes.push(key + '=' + FMT.repr(raw) + ' is not ' + (f.isInt ? 'a whole number' : 'a number') + ' in ' + range + '; ignored');
         return;

@@ -46,6 +46,7 @@ class Figures:
         )
         self.rank_colors = LinearColorMapper(palette=list(RANK_PALETTE), low=0, high=1)
         self.timeline = self._timeline(width)
+        self._rank_axis(4)
         self.inflight = self._bars()
         self.over_time = self._over_time(width)
 
@@ -83,7 +84,7 @@ class Figures:
             renderers=[bubbles],
             tooltips=[("idle", "@length{0.[000]}"), ("rank", "@rank"), ("time", "@left{0.[000]} → @right{0.[000]}")],
         ))
-        self._rank_axis(fig)
+        fig.yaxis.ticker = FixedTicker(ticks=[])  # one per rank: see _rank_axis
         fig.xgrid.grid_line_color = None
         fig.ygrid.grid_line_color = None
         return fig
@@ -98,14 +99,13 @@ class Figures:
                         fill_color=KIND_COLORS[0], line_color=None)
         w_only = fig.hbar(y="rank", left="b", right="peak", height=0.6, source=self.bars,
                           fill_color=W_ONLY_COLOR, line_color=None)
-        theory = fig.scatter(x="theory", y="rank", source=self.bars, marker="diamond", size=11,
+        fig.scatter(x="theory", y="rank", source=self.bars, marker="diamond", size=11,
                              fill_color="white", line_color="black", line_width=1.5)
         fig.add_tools(HoverTool(renderers=[held, w_only], tooltips=[
             ("rank", "@rank"), ("peak", "@peak{0.[00]}"), ("awaiting B", "@b{0.[00]}"),
             ("awaiting W only", "@w_only{0.[00]}"), ("closed form", "@theory{0.[00]}"),
         ]))
         self.w_only_renderer = w_only
-        self.theory_renderer = theory
         fig.yaxis.visible = False
         fig.ygrid.grid_line_color = None
         return fig
@@ -123,9 +123,11 @@ class Figures:
         fig.xgrid.grid_line_color = None
         return fig
 
-    def _rank_axis(self, fig) -> None:
-        fig.yaxis.ticker = FixedTicker(ticks=list(range(4)))
-        fig.yaxis.major_label_overrides = {r: f"rank {r}" for r in range(4)}
+    def _rank_axis(self, P: int) -> None:
+        """One tick per rank on the timeline, labelled 'rank r'."""
+        axis = self.timeline.yaxis
+        axis.ticker.ticks = list(range(P))
+        axis.major_label_overrides = {r: f"rank {r}" for r in range(P)}
 
     # -- updates -----------------------------------------------------------------
 
@@ -156,10 +158,7 @@ class Figures:
         pad = makespan * 0.01
         self.x_range.update(start=-pad, end=makespan + pad, reset_start=-pad, reset_end=makespan + pad)
         self.y_range.update(start=P - 0.5, end=-0.5, reset_start=P - 0.5, reset_end=-0.5)
-        ticks = list(range(P))
-        for fig in (self.timeline,):
-            fig.yaxis.ticker.ticks = ticks
-            fig.yaxis.major_label_overrides = {r: f"rank {r}" for r in ticks}
+        self._rank_axis(P)
         height = max(160, min(620, 90 + ROW_PX * P))
         self.timeline.height = height
         self.inflight.height = height
