@@ -33,20 +33,26 @@
 
   function pad2(e) { return e < 10 ? '0' + e : String(e); }
 
+  // Python's spelling of nan and the infinities.
+  function nonFinite(x) { return x !== x ? 'nan' : x > 0 ? 'inf' : '-inf'; }
+
+  // Significant digits and a decimal exponent as Python writes them: "1.5e-07".
+  function scientific(digits, e) {
+    var mant = digits.length > 1 ? digits[0] + '.' + digits.slice(1) : digits;
+    return mant + 'e' + (e < 0 ? '-' : '+') + pad2(Math.abs(e));
+  }
+
   // repr(float): the shortest round-trip digits (JS finds the same ones), laid out
   // as Python does: fixed for 1e-4 <= |x| < 1e16 with ".0" on whole numbers, else
   // exponent with at least two digits ("1e-07", "1e+16").
   function floatRepr(x) {
-    if (x !== x) return 'nan';
-    if (x === Infinity) return 'inf';
-    if (x === -Infinity) return '-inf';
+    if (!isFinite(x)) return nonFinite(x);
     if (x === 0) return Object.is(x, -0) ? '-0.0' : '0.0';
     var sign = x < 0 ? '-' : '';
     var parts = Math.abs(x).toExponential().split('e');
     var digits = parts[0].replace('.', ''), e = Number(parts[1]);
     if (e < -4 || e >= 16) {
-      var mant = digits.length > 1 ? digits[0] + '.' + digits.slice(1) : digits;
-      return sign + mant + 'e' + (e < 0 ? '-' : '+') + pad2(Math.abs(e));
+      return sign + scientific(digits, e);
     }
     if (e < 0) return sign + '0.' + '0'.repeat(-e - 1) + digits;
     while (digits.length < e + 1) digits += '0';
@@ -95,9 +101,7 @@
   // Python does (JS's toPrecision rounds ties up), trailing zeros dropped, exponent
   // form outside 1e-4 <= |x| < 1e6.
   function fmtG(x) {
-    if (x !== x) return 'nan';
-    if (x === Infinity) return 'inf';
-    if (x === -Infinity) return '-inf';
+    if (!isFinite(x)) return nonFinite(x);
     if (x === 0) return Object.is(x, -0) ? '-0' : '0';
     var sign = x < 0 ? '-' : '';
     var d = exactDecimal(Math.abs(x)), digits = d.digits, k = d.exp;
@@ -112,8 +116,7 @@
     digits = digits.replace(/0+$/, function (z) { k += z.length; return ''; }) || '0';
     var e = digits.length - 1 + k; // exponent in scientific notation
     if (e < -4 || e >= 6) {
-      var mant = digits.length > 1 ? digits[0] + '.' + digits.slice(1) : digits;
-      return sign + mant + 'e' + (e < 0 ? '-' : '+') + pad2(Math.abs(e));
+      return sign + scientific(digits, e);
     }
     if (k >= 0) return sign + digits + '0'.repeat(k);
     var intLen = digits.length + k;
@@ -124,9 +127,7 @@
   // f"{x:.{places}f}": the exact binary value rounded half-even, as Python does
   // (JS's toFixed rounds ties up).
   function fmtFixed(x, places) {
-    if (x !== x) return 'nan';
-    if (x === Infinity) return 'inf';
-    if (x === -Infinity) return '-inf';
+    if (!isFinite(x)) return nonFinite(x);
     var neg = x < 0 || Object.is(x, -0);
     var d = exactDecimal(Math.abs(x)), digits = d.digits, k = d.exp; // |x| = digits * 10^k
     var keep = digits.length + k + places; // digits left of the cut
