@@ -7,8 +7,8 @@ Nothing in this package below `pipeviz.render` and `pipeviz.app` imports bokeh o
 from .config import Config
 from .costs import Costs
 from .engine import Result, run
-from .errors import ConfigError, DeadlockError, OrderError
+from .errors import ConfigError, DeadlockError, OrderError, PipevizError
 from .registry import NAMES, SCHEDULES
 
-__all__ = ["Config", "Costs", "Result", "run", "ConfigError", "DeadlockError", "OrderError", "NAMES", "SCHEDULES"]
+__all__ = ["Config", "Costs", "Result", "run", "ConfigError", "DeadlockError", "OrderError", "PipevizError", "NAMES", "SCHEDULES"]
 __version__ = "0.1.0"

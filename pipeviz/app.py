@@ -1,28 +1,36 @@
-"""The explorer: a Panel app whose state is a handful of `param` parameters.
+"""The served explorer: a Panel app whose state is the fields of `pipeviz.view.fields`,
+declared once as `param` parameters.
 
-Widgets are made from the parameters; `@param.depends` drives every update. An
-update runs the engine once, replaces the figures' columns and the readout inside
-`pn.io.hold()` (one message), and sends the comparison table, the bars' key and the
-URL in the session's next tick, so the chart repaints without waiting for them.
+Widgets are made from the parameters. One watcher takes every change: the shared
+rules (`pipeviz.view.state.normalize`) make the state valid, correcting a parameter
+if they must (which comes back through the same watcher), then one refresh runs the
+engine, assigns the figures' columns and the readout in one message
+(`pn.io.hold()`), and schedules the comparison table and the URL for the session's
+next tick, so a slider's repaint never waits for them.
 """
 
 from __future__ import annotations
 
 import os
+from contextlib import contextmanager
 from functools import lru_cache
+from html import escape
 
 import panel as pn
 import param
 
 from .config import Config
-from .costs import Costs
 from .engine import Result, run
 from .errors import ConfigError
-from .registry import NAMES, SCHEDULES
-from .render import readouts
+from .registry import NAMES
 from .render.figures import Figures
-from .urlstate import FIELDS, KEYS, PRESETS, encode
-from .urlstate import parse as parse_url
+from .text import Msg, fill, template
+from .view import columns, readouts
+from .view.fields import FIELDS, PRESETS, encode
+from .view.fields import parse as parse_url
+from .view.state import config, normalize
+
+ENGINE_FIELDS = ("schedule", "P", "m", "V", "tf", "tb", "tw", "comm")
 
 
 @lru_cache(maxsize=int(os.environ.get("PIPEVIZ_CACHE", "64")))
@@ -33,190 +41,187 @@ def run_cached(cfg: Config) -> Result:
 
 
 class LiveSlider(pn.widgets.IntSlider):
-    """An IntSlider whose moves reach the server at once. Panel holds widget events
-    for 50 ms to merge bursts; measured here that is a third of a keypress-to-repaint,
-    and an update costs a few ms, so the explorer takes every event as it comes."""
+    """An IntSlider whose moves reach the server at once. Panel holds a widget's
+    change for 50 ms (`_debounce`) to merge bursts unless the property is listed in
+    the private `_priority_changes`; measured here that wait was a third of a
+    keypress-to-repaint, and an update costs a few ms, so the explorer takes every
+    event as it comes. tests/test_app.py pins that Panel still honours the list."""
 
     _priority_changes = ["value"]
 
 
-def _param(name: str, default):
-    f = FIELDS[name]
-    if f.kind is int:
-        return param.Integer(default=default, bounds=(f.low, f.high), doc=f.doc)
-    return param.Number(default=default, bounds=(f.low, f.high), doc=f.doc)
+def _parameter(f):
+    doc = f.name
+    if f.kind == "int":
+        return param.Integer(default=f.default, bounds=(f.low, f.high), doc=doc)
+    if f.kind == "float":
+        return param.Number(default=f.default, bounds=(f.low, f.high), doc=doc)
+    if f.kind == "bool":
+        return param.Boolean(default=f.default, doc=doc)
+    return param.Selector(default=f.default, objects=list(f.choices), doc=doc)
 
 
 class Explorer(pn.viewable.Viewer):
-    schedule = param.Selector(
-        default="1f1b",
-        objects={f"{SCHEDULES[n].title}: {SCHEDULES[n].summary}": n for n in NAMES},
-        doc="Pipeline schedule",
-    )
-    P = _param("P", 4)
-    m = _param("m", 8)
-    V = _param("V", 1)
-    tf = _param("tf", 1.0)
-    tb = _param("tb", 1.0)
-    tw = _param("tw", 1.0)
-    comm = _param("comm", 0.0)
-    unit = param.Selector(default="micro-batches", objects=["micro-batches", "chunks"],
-                          doc="Unit of the in-flight bars")
+    # Every field of the explorer, declared once from pipeviz.view.fields.
+    locals().update({name: _parameter(f) for name, f in FIELDS.items()})
 
     def __init__(self, **params):
         super().__init__(**params)
         self.figures = Figures()
         self.result: Result | None = None  # what the figures show: the last valid configuration
-        self.notice = pn.pane.Alert("", alert_type="warning", visible=False, margin=(0, 10), name="notice")
+        self.notice = pn.pane.HTML("", visible=False, margin=(0, 10), name="notice", sizing_mode="stretch_width")
         self.readout = pn.pane.HTML("", name="readout", sizing_mode="stretch_width")
-        self.table = pn.pane.HTML("", name="table")
+        self.table = pn.pane.HTML("", name="table", sizing_mode="stretch_width")
         self.bars_key = pn.pane.HTML("", name="bars_key", width=230, margin=(0, 5))
-        self._writing_url = False
-        # Notes on what was adjusted (a snapped V, a clamped URL value) stay up while the
-        # state is the one they were made for, and go at the next change.
-        self._notes: list[str] = []
-        self._notes_for: tuple | None = None
+        self.notes: list[Msg] = []  # what the rules adjusted; shown until the next change
+        self.problem: Msg | None = None  # why the state cannot be shown, if it cannot
+        self.notice_lines: list[str] = []
         self._ready = False  # the browser has rendered the first view
-        self._later_pending = False  # the table and URL are waiting for the next tick
-        self._refresh()
+        self._later_pending = False
+        self._writing_url = False
+        self._quiet = False
+        self._table_rows: tuple = (None, [])
+        self.param.watch(self._changed, list(FIELDS))
+        self._refresh(set(FIELDS))
         self.figures.timeline.on_change("inner_width", self._on_resize)
         if pn.state.location is not None:
-            pn.state.location.param.watch(self._on_url, ["search"])
+            pn.state.location.param.watch(self._on_url, ["search", "hash"])
             pn.state.onload(self._on_load)
 
     # -- state -> engine -> figures ---------------------------------------------
 
+    def state(self) -> dict:
+        return {k: getattr(self, k) for k in FIELDS}
+
     def config(self) -> Config:
-        return Config(self.schedule, self.P, self.m, self.V, Costs(self.tf, self.tb, self.tw, self.comm))
+        return config(self.state())
 
-    @param.depends("schedule", watch=True)
-    def _fit_V(self):
-        """A schedule with a fixed V takes it: snap V and say so."""
-        fixed = SCHEDULES[self.schedule].fixed_V
-        if fixed and self.V != fixed:
-            self._note(
-                f"{self.schedule} runs {'one model chunk' if fixed == 1 else f'{fixed} chunks in a V'} per rank: "
-                f"V set to {fixed}."
-            )
-            self.V = fixed
+    def _changed(self, *events) -> None:
+        if not self._quiet:
+            self._handle({e.name for e in events}, [])
 
-    def _note(self, text: str) -> None:
-        self._notes.append(text)
-        self._notes_for = None  # pinned to the state the next refresh shows
-
-    @param.depends("schedule", "P", "m", "V", "tf", "tb", "tw", "comm", "unit", watch=True)
-    def _refresh(self):
-        problem = None
+    @contextmanager
+    def _quietly(self):
+        """Our own parameter updates: the widgets follow them, our watcher does not."""
+        self._quiet = True
         try:
-            res = run_cached(self.config())
-        except ConfigError as e:
-            problem, res = str(e), None
-        state = tuple(getattr(self, k) for k in KEYS)
-        if self._notes and self._notes_for is None:
-            self._notes_for = state
-        elif self._notes_for != state:
-            self._notes, self._notes_for = [], None
-        notes = self._notes
-        with pn.io.hold():
-            if problem:
-                shown = self._describe(self.result.config) if self.result else "nothing yet"
-                self._notice(f"Not valid: {problem}. The chart still shows {shown}.", notes)
-            else:
-                self._notice("", notes)
-            if res is not None:  # valid: show it; otherwise the last good chart stays
-                self.result = res
-                self.figures.update(res, self.unit)
-                self.readout.object = readouts.readout_html(res)
-        self._later(self._refresh_secondary)
+            yield
+        finally:
+            self._quiet = False
 
-    def _refresh_secondary(self):
+    def _handle(self, changed: set, notes: list[Msg]) -> None:
+        """The one path of every change: make the state valid, then refresh once."""
+        state, more = normalize(self.state(), changed)
+        fixes = {k: v for k, v in state.items() if getattr(self, k) != v}
+        if fixes:
+            with self._quietly():
+                self.param.update(**fixes)
+            changed = changed | set(fixes)
+        self.notes = list(notes) + more
+        self._refresh(changed)
+
+    def update(self, updates: dict, notes: list[Msg] = ()) -> None:
+        """Apply several values at once (a preset, a URL), as one change."""
+        with self._quietly():
+            self.param.update(**updates)
+        self._handle(set(updates), list(notes))
+
+    def _refresh(self, changed: set) -> None:
+        lang = self.lang
+        problem = None
+        res = self.result
+        if changed & set(ENGINE_FIELDS) or res is None:
+            try:
+                res = run_cached(self.config())
+            except ConfigError as e:
+                problem = e.msg
+        self.problem = problem
+        with pn.io.hold():
+            self._show_notice(lang)
+            if problem is None:
+                self.result = res
+                self.figures.apply(columns.figure_view(res, self.unit, lang, self.figures.label_px()))
+                self.readout.object = readouts.readout_html(readouts.readout_values(res), lang)
+        self._later()
+
+    def _refresh_secondary(self) -> None:
         """The comparison table, the bars' key and the URL: sent after the chart and its
         readout have gone out, so a slider's repaint does not wait for them."""
         self._later_pending = False
         res = self.result
         if res is not None:
+            if self._table_rows[0] != res.config:  # a unit or language change keeps the numbers
+                self._table_rows = (res.config, readouts.table_values(res.config, run_cached))
             with pn.io.hold():
-                self.table.object = readouts.table_html(res.config, run_cached)
-                self.bars_key.object = readouts.bars_key_html(res)
+                self.table.object = readouts.table_html(self._table_rows[1], self.lang)
+                self.bars_key.object = readouts.bars_key_html(res.order.has_w, self.lang)
         self._write_url()
 
-    def _later(self, fn) -> None:
-        """Run `fn` in the session's next tick (once, however many changes came first);
-        at once when there is no session (tests, notebooks)."""
+    def _later(self) -> None:
+        """Run the secondary refresh in the session's next tick (once, however many
+        changes came first); at once when there is no session (tests, notebooks)."""
         doc = pn.state.curdoc
         if doc is None or doc.session_context is None:
-            fn()
+            self._refresh_secondary()
         elif not self._later_pending:
             self._later_pending = True
-            doc.add_next_tick_callback(fn)
+            pn.state.execute(self._refresh_secondary, schedule=True)
 
-    def _on_resize(self, attr, old, new):
+    def _on_resize(self, attr, old, new) -> None:
         if self.result is not None:
-            self.figures.relabel(self.result)
+            self.figures.relabel(columns.labels(self.result, self.figures.label_px()))
 
-    @staticmethod
-    def _describe(cfg: Config) -> str:
-        return f"{cfg.schedule} with P={cfg.P}, m={cfg.m}, V={cfg.V}"
-
-    def _notice(self, text: str, notes: list[str]) -> None:
-        """A warning (`text`: what is not valid) and notes (what was adjusted), or nothing."""
-        lines = [text] if text else []
-        lines += notes
-        self.notice_lines = lines  # plain text, as the standalone page shows it
-        self.notice.object = "\n\n".join(_md_escape(x) for x in lines)
-        self.notice.alert_type = "warning" if text else "info"
+    def _show_notice(self, lang: str) -> None:
+        """What is not valid (a warning) and what the rules adjusted (notes), as plain text."""
+        lines = []
+        if self.problem is not None:
+            shown = self.result.config if self.result else None
+            lines.append(fill("notice.invalid", lang, why=self.problem,
+                              shown=describe(shown, lang) if shown else template("notice.nothing", lang)))
+        lines += [n.text(lang) for n in self.notes]
+        self.notice_lines = lines
+        kind = "warning" if self.problem is not None else "info"
+        self.notice.object = (
+            f'<div class="pv-notice pv-{kind}" role="status">' + "".join(f"<p>{escape(x)}</p>" for x in lines) + "</div>"
+        )
         self.notice.visible = bool(lines)
 
-    # -- presets ------------------------------------------------------------------
+    # -- presets and URL ------------------------------------------------------------
 
     def apply_preset(self, name: str) -> None:
-        self.param.update(**PRESETS[name])
+        self.update(dict(PRESETS[name].values))
 
-    # -- URL ----------------------------------------------------------------------
-
-    def _on_load(self):
+    def _on_load(self) -> None:
         """The browser has rendered the first view. Figure changes made before this
         are lost in the browser (measured: a URL applied on its first arrival updated
         the readouts but not the figures), so the URL is applied from here on."""
         self._ready = True
         self._apply_url()
 
-    def _on_url(self, *_):
+    def _on_url(self, *_) -> None:
         """The URL changed after the first render (not by us)."""
         if self._writing_url or not self._ready:
             return
         self._apply_url()
 
-    def _apply_url(self):
+    def _apply_url(self) -> None:
         loc = pn.state.location
-        query = loc.search or ""
-        if not query.strip("?") and loc.hash:
-            query = loc.hash
-        self.apply_query(query)
+        self.apply_query(loc.search or "", loc.hash or "")
 
-    def apply_query(self, query: str) -> None:
-        """Open the view a URL query (or fragment) asks for, noting what was not valid."""
-        updates, notes = parse_url(query)
-        for n in notes:
-            self._note(f"URL: {n}")
-        fixed = SCHEDULES[updates.get("schedule", self.schedule)].fixed_V
-        if fixed and "V" not in updates:
-            updates["V"] = fixed
-        changed = {k: v for k, v in updates.items() if getattr(self, k) != v}
-        if changed:
-            self.param.update(**changed)
-        else:  # nothing to change, but the notes still need showing
-            self._refresh()
+    def apply_query(self, search: str, fragment: str = "") -> None:
+        """Open the view a URL's query and fragment ask for, noting what was not valid."""
+        updates, notes = parse_url(search, fragment)
+        self.update(updates, notes)
 
     def _write_url(self) -> None:
         loc = pn.state.location
         if loc is None or not self._ready:  # never overwrite the URL the browser opened with
             return
-        search = encode({k: getattr(self, k) for k in KEYS})
-        if loc.search != search:
+        search = "?" + encode(self.state())
+        if loc.search != search or loc.hash:
             self._writing_url = True
             try:
-                loc.search = search
+                loc.param.update(search=search, hash="")
             finally:
                 self._writing_url = False
 
@@ -226,47 +231,39 @@ class Explorer(pn.viewable.Viewer):
         return self.layout()
 
     def controls(self):
+        lang = self.lang
         schedule = pn.widgets.RadioBoxGroup.from_param(
-            self.param.schedule, inline=False, name="Schedule",
+            self.param.schedule, inline=False, name=template("field.schedule", lang),
+            options={f"{template(f'sched.{n}.title', lang)}: {template(f'sched.{n}.summary', lang)}": n for n in NAMES},
             stylesheets=["label { white-space: normal !important; line-height: 1.25; margin-bottom: 4px; }"],
         )
-        sliders = [
-            LiveSlider.from_param(self.param.P, name="P (ranks)"),
-            LiveSlider.from_param(self.param.m, name="m (micro-batches)"),
-            LiveSlider.from_param(self.param.V, name="V (chunks per rank)"),
-        ]
+        sliders = [LiveSlider.from_param(getattr(self.param, k), name=template(f"field.{k}", lang)) for k in "PmV"]
         costs = [
-            pn.widgets.FloatInput.from_param(self.param.tf, name="t_f (forward)", step=0.1),
-            pn.widgets.FloatInput.from_param(self.param.tb, name="t_b (backward, input grad)", step=0.1),
-            pn.widgets.FloatInput.from_param(self.param.tw, name="t_w (backward, weight grad)", step=0.1),
-            pn.widgets.FloatInput.from_param(self.param.comm, name="comm (per hop)", step=0.1),
+            pn.widgets.FloatInput.from_param(getattr(self.param, k), name=template(f"field.{k}", lang),
+                                             step=FIELDS[k].step)
+            for k in ("tf", "tb", "tw", "comm")
         ]
-        article = pn.widgets.Button(name="Article defaults", button_type="default")
-        gpt = pn.widgets.Button(name="Profiled GPT (ZB paper)", button_type="default")
-        article.on_click(lambda _: self.apply_preset("article"))
-        gpt.on_click(lambda _: self.apply_preset("gpt"))
-        cost_card = pn.Card(
-            pn.pane.Markdown(
-                "Per rank's whole share of the model. Presets: the article's units "
-                "(t_f = t_b = t_w = 1), or the Zero Bubble paper's measured GPT stage "
-                "(F 18.5, B 18.1, W 9.3, comm 0.6 ms; sets P=8, m=24).",
-                styles={"font-size": "12px"},
-            ),
-            pn.Row(article, gpt),
-            *costs,
-            title="Costs",
-            collapsed=True,
-            sizing_mode="stretch_width",
+        presets = pn.widgets.Select(
+            name=template("field.preset", lang), options={template(f"preset.{p}", lang): p for p in PRESETS},
+            value=None if not PRESETS else next(iter(PRESETS)),
         )
-        unit = pn.widgets.RadioButtonGroup.from_param(self.param.unit, name="In-flight unit")
+        presets.param.watch(lambda e: self.apply_preset(e.new), "value")
+        cost_card = pn.Card(
+            pn.pane.HTML(f'<div style="font-size:12px">{escape(template("costs.note", lang))}</div>'),
+            *costs, title=template("costs.title", lang), collapsed=True, sizing_mode="stretch_width",
+        )
+        unit = pn.widgets.RadioButtonGroup.from_param(
+            self.param.unit, name=template("field.unit", lang),
+            options={template(f"choice.unit.{u}", lang): u for u in FIELDS["unit"].choices},
+        )
+        language = pn.widgets.RadioButtonGroup.from_param(
+            self.param.lang, name=template("field.lang", lang),
+            options={template(f"choice.lang.{x}", lang): x for x in FIELDS["lang"].choices},
+        )
         return pn.Column(
-            pn.pane.Markdown("## pipeviz\nHow pipeline-parallel training spends its time."),
-            pn.pane.Markdown("**Schedule**", margin=(0, 10)),
-            schedule,
-            *sliders,
-            cost_card,
-            pn.pane.Markdown("**In-flight bars in**", margin=(0, 10)),
-            unit,
+            pn.pane.HTML(f"<h2>pipeviz</h2><p>{escape(template('app.tagline', lang))}</p>"),
+            language, presets, schedule, *sliders, cost_card,
+            pn.pane.HTML(f"<b>{escape(template('field.unit', lang))}</b>"), unit,
             width=340,
         )
 
@@ -277,16 +274,12 @@ class Explorer(pn.viewable.Viewer):
             pn.Row(self.figures.timeline, pn.Column(self.figures.inflight, self.bars_key), sizing_mode="stretch_width"),
             # A spacer as wide as the bars keeps the two time axes at the same scale.
             pn.Row(self.figures.over_time, pn.Spacer(width=240), sizing_mode="stretch_width"),
-            pn.pane.Markdown("### All schedules at this P, m and V", margin=(10, 10, 0, 10)),
+            pn.pane.HTML(f"<h3>{escape(template('table.title', self.lang))}</h3>"),
             self.table,
             sizing_mode="stretch_width",
         )
         return pn.Row(self.controls(), main, sizing_mode="stretch_width")
 
 
-def _md_escape(text: str) -> str:
-    """Show text literally inside a Markdown alert: no markup, no HTML."""
-    out = []
-    for ch in text:
-        out.append("\\" + ch if ch in "\\`*_{}[]()#+-.!|<>&" else ch)
-    return "".join(out)
+def describe(cfg: Config, lang: str) -> str:
+    return fill("notice.config", lang, name=cfg.schedule, P=cfg.P, m=cfg.m, V=cfg.V)

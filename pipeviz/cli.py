@@ -13,8 +13,8 @@ from typing import Callable, Sequence
 
 from . import registry
 from .config import Config
-from .costs import Costs
-from .errors import ConfigError, DeadlockError, OrderError
+from .costs import COST_MAX, COST_MIN, MAY_BE_ZERO, Costs
+from .errors import DeadlockError, PipevizError
 
 EXIT_USAGE = 2
 
@@ -38,16 +38,17 @@ def _whole(name: str, low: int = 1) -> Callable[[str], int]:
     return parse
 
 
-def _cost(name: str, positive: bool) -> Callable[[str], float]:
-    bound = "> 0" if positive else ">= 0"
+def _cost(name: str) -> Callable[[str], float]:
+    zero = "0 or " if name in MAY_BE_ZERO else ""
 
     def parse(text: str) -> float:
         try:
             value = float(text)
         except ValueError:
             value = math.nan
-        if not math.isfinite(value) or (value <= 0 if positive else value < 0):
-            raise argparse.ArgumentTypeError(f"{name} must be a number {bound}, got {text!r}")
+        if not math.isfinite(value) or not (value == 0 and zero or COST_MIN <= value <= COST_MAX):
+            raise argparse.ArgumentTypeError(
+                f"{name} must be {zero}a number between {COST_MIN:g} and {COST_MAX:g}, got {text!r}")
         return value
 
     parse.__name__ = name
@@ -66,20 +67,22 @@ def _add_config_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("-G", "--group-size", dest="G", type=_whole("G"), default=None,
                    help="interleaved only: micro-batches per group (default P, or PyTorch's rule "
                         "when P does not divide m; Megatron-core's limits apply)")
-    p.add_argument("--tf", type=_cost("tf", True), default=1.0,
+    p.add_argument("--tf", type=_cost("tf"), default=1.0,
                    help="forward cost of a rank's whole share of the model (default 1)")
-    p.add_argument("--tb", type=_cost("tb", True), default=1.0,
+    p.add_argument("--tb", type=_cost("tb"), default=1.0,
                    help="input-gradient backward (B) cost, same units (default 1)")
-    p.add_argument("--tw", type=_cost("tw", False), default=1.0,
+    p.add_argument("--tw", type=_cost("tw"), default=1.0,
                    help="weight-gradient backward (W) cost; an unsplit backward costs tb+tw (default 1)")
-    p.add_argument("--comm", type=_cost("comm", False), default=0.0,
+    p.add_argument("--comm", type=_cost("comm"), default=0.0,
                    help="latency added to every dependency between ranks (default 0)")
+    p.add_argument("--tfb", type=_cost("tfb"), default=None,
+                   help="an overlapped F&B op (DualPipe), same units (default tf+tb+tw: no overlap gain)")
 
 
 def _config(args: argparse.Namespace) -> Config:
     spec = registry.get(args.schedule)
     V = args.V if args.V is not None else (spec.fixed_V or 2)
-    return Config(args.schedule, args.P, args.m, V, Costs(args.tf, args.tb, args.tw, args.comm), args.G)
+    return Config(args.schedule, args.P, args.m, V, Costs(args.tf, args.tb, args.tw, args.comm, args.tfb), args.G)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -112,6 +115,9 @@ def build_parser() -> argparse.ArgumentParser:
     _add_config_args(p)
     p.add_argument("-o", "--output", metavar="FILE", default="explorer.html",
                    help="where to write the page (default explorer.html)")
+    p.add_argument("--lang", choices=("en", "zh"), default="en",
+                   help="the language the page opens in (default en); a reader can switch, and lang=zh "
+                        "in the URL overrides it")
     return parser
 
 
@@ -120,11 +126,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return _dispatch(args)
-    except (ConfigError, OrderError, DeadlockError) as e:
+    except (PipevizError, DeadlockError) as e:
         print(f"{parser.prog}: error: {e}", file=sys.stderr)
         return EXIT_USAGE
-    except OSError as e:
-        print(f"{parser.prog}: error: cannot write {e.filename or ''}: {e.strerror}", file=sys.stderr)
+    except OSError as e:  # _write names what it could not write
+        print(f"{parser.prog}: error: {e}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 130
@@ -143,16 +149,21 @@ def _dispatch(args: argparse.Namespace) -> int:
 
         _write(show(run(_config(args)), args.width), None)
     elif args.command == "page":
-        from .page import write
+        from .page import build
 
-        size = write(_config(args), args.output)
-        print(f"wrote {args.output} ({size / 1e6:.2f} MB)", file=sys.stderr)
+        html = build(_config(args), args.lang)
+        _write(html, args.output)
+        print(f"wrote {args.output} ({len(html.encode()) / 1e6:.2f} MB)", file=sys.stderr)
     return 0
 
 
 def _write(text: str, path: str | None) -> None:
-    if path:
+    text = text if text.endswith("\n") else text + "\n"
+    if not path:
+        sys.stdout.write(text)
+        return
+    try:
         with open(path, "w", encoding="utf-8") as f:
-            f.write(text if text.endswith("\n") else text + "\n")
-    else:
-        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+            f.write(text)
+    except OSError as e:
+        raise OSError(f"cannot write {path}: {e.strerror or e}") from None

@@ -4,7 +4,7 @@ Each schedule module states its bubble, peak in-flight and p2p formulas as a
 :class:`ClosedForm`. Bubbles are exact fractions (costs enter as the decimals a
 person typed), so the app can print "3/11". `bubble_exact` says whether the formula
 is guaranteed to equal the simulation for this configuration; where it is not,
-`caveat` says why, in words a reader can check against the timeline.
+`caveat` says why (a message), in words a reader can check against the timeline.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from fractions import Fraction
 import numpy as np
 
 from .costs import Costs
+from .text import Msg, msg, strings
 
 
 @dataclass(frozen=True, eq=False)
@@ -22,7 +23,7 @@ class ClosedForm:
     bubble: Fraction  # one-iteration bubble fraction
     bubble_formula: str  # in SPEC.md's symbols, e.g. "(P-1)/(m+P-1)"
     bubble_exact: bool  # the simulation must equal `bubble` for this configuration
-    caveat: str  # why the simulation may differ, "" when exact
+    caveat: Msg | None  # why the simulation may differ, None when exact
     steady_bubble: Fraction  # steady-state bubble (iterations back to back)
     steady_exact: bool
     peak_chunks: np.ndarray  # (P,) peak in-flight chunks per rank
@@ -46,25 +47,17 @@ def idle_fraction(idle: Fraction, work: Fraction) -> Fraction:
     return max(idle, Fraction(0)) / total if total else Fraction(0)
 
 
-def comm_caveat(costs: Costs) -> str:
-    if costs.comm > 0:
-        return (
-            f"comm = {costs.comm:g} adds latency at every cross-rank hop of the fill and drain, "
-            "which the closed form leaves out"
-        )
-    return ""
+def comm_caveat(costs: Costs) -> Msg | None:
+    return msg("cf.comm", comm=costs.comm) if costs.comm > 0 else None
 
 
-def uniform_caveat(costs: Costs) -> str:
+def uniform_caveat(costs: Costs) -> Msg | None:
     """For schedules whose closed form is derived at t_f = t_b = t_w."""
     if costs.comm > 0:
         return comm_caveat(costs)
     if not costs.uniform:
-        return (
-            f"the closed form is derived at t_f = t_b = t_w (here {costs.tf:g}, {costs.tb:g}, {costs.tw:g}); "
-            "other costs shift where W's fit"
-        )
-    return ""
+        return msg("cf.uniform", tf=costs.tf, tb=costs.tb, tw=costs.tw)
+    return None
 
 
 def fraction_text(x: Fraction, max_denominator: int = 10_000) -> str:
@@ -74,7 +67,7 @@ def fraction_text(x: Fraction, max_denominator: int = 10_000) -> str:
     return f"{x.numerator}/{x.denominator}" if x.denominator <= max_denominator else ""
 
 
-def fill_drain(P: int, m: int, V: int, costs: Costs, peak: np.ndarray, order_caveat: str = "") -> ClosedForm:
+def fill_drain(P: int, m: int, V: int, costs: Costs, peak: np.ndarray, order_caveat: Msg | None = None) -> ClosedForm:
     """GPipe, 1F1B and interleaved: the fill and drain cost (P-1) chunk-steps of
     t_f + t_b each, a V-th of a rank's share, at any t_f and t_b; nothing else idles.
     Bubble (P-1)/(mV+P-1), the same one iteration or back to back."""
@@ -83,12 +76,24 @@ def fill_drain(P: int, m: int, V: int, costs: Costs, peak: np.ndarray, order_cav
     return ClosedForm(
         bubble=bubble,
         bubble_formula="(P-1)/(m+P-1)" if V == 1 else "(P-1)/(mV+P-1)",
-        bubble_exact=not caveat,
+        bubble_exact=caveat is None,
         caveat=caveat,
         steady_bubble=bubble,
-        steady_exact=not caveat,
+        steady_exact=caveat is None,
         peak_chunks=peak.astype(np.int64),
         peak_awaiting_b=None,
         peak_awaiting_w=None,
         p2p_per_microbatch=2 * (V * P - 1) if P > 1 else 0,
     )
+
+
+strings({
+    "cf.comm": (
+        "comm = {comm} adds latency at every cross-rank hop of the fill and drain, which the closed form leaves out",
+        "comm = {comm} 在灌满和排空的每一次跨 rank 传递上都加了延迟，闭式公式没有算这部分",
+    ),
+    "cf.uniform": (
+        "the closed form is derived at t_f = t_b = t_w (here {tf}, {tb}, {tw}); other costs shift where W's fit",
+        "闭式公式是在 t_f = t_b = t_w 时推出的（这里是 {tf}、{tb}、{tw}）；别的开销会改变 W 能填进哪里",
+    ),
+})

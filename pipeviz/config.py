@@ -6,11 +6,21 @@ from dataclasses import dataclass, field, replace
 
 from .costs import Costs
 from .errors import ConfigError
+from .text import strings
 
 # Refuse anything past this many ops. benchmarks/engine.py times generate + simulate +
-# measure at about 0.25 us per op on a 2-core machine (interleaved (64,512,4), 262k
-# ops: 72 ms), so the largest accepted run stays near a third of a second.
+# measure well under a microsecond per op on a 2-core machine, so the largest
+# accepted run stays within a fraction of a second.
 MAX_OPS = 1_000_000
+
+
+def whole(name: str, value, low: int = 1) -> int:
+    """`value` if it is a whole number >= low (bool is not a number here)."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ConfigError("config.whole", name=name, value=str(value))
+    if value < low:
+        raise ConfigError("config.low", name=name, low=low, value=value)
+    return value
 
 
 @dataclass(frozen=True)
@@ -20,17 +30,19 @@ class Config:
     m: int = 8  # micro-batches per iteration
     V: int = 1  # model chunks per rank
     costs: Costs = field(default_factory=Costs)
-    G: int | None = None  # interleaved: micro-batch group size (None: P, or PyTorch's rule)
+    G: int | None = None  # interleaved: micro-batch group size (None: the smallest Megatron accepts)
 
     def __post_init__(self) -> None:
         for name in ("P", "m", "V"):
-            value = getattr(self, name)
-            if not isinstance(value, int) or isinstance(value, bool):
-                raise ConfigError(f"{name} must be a whole number, got {value!r}")
-            if value < 1:
-                raise ConfigError(f"{name} must be at least 1, got {value}")
-        if self.G is not None and (not isinstance(self.G, int) or isinstance(self.G, bool) or self.G < 1):
-            raise ConfigError(f"G must be a whole number of at least 1, got {self.G!r}")
+            whole(name, getattr(self, name))
+        if self.G is not None:
+            whole("G", self.G)
 
     def replace(self, **changes) -> "Config":
         return replace(self, **changes)
+
+
+strings({
+    "config.whole": ("{name} must be a whole number, got {value}", "{name} 必须是整数，实际是 {value}"),
+    "config.low": ("{name} must be at least {low}, got {value}", "{name} 至少为 {low}，实际是 {value}"),
+})

@@ -2,15 +2,39 @@
 
 Costs are per rank's full share of the model (L/P layers). An op on one chunk costs
 its cost divided by the chunks a rank holds, so every schedule does the same work per
-rank. A backward that is not split into B and W costs t_b + t_w.
+rank. A backward that is not split into B and W costs t_b + t_w. An overlapped F&B
+(DualPipe) costs t_fb, by default t_f + t_b + t_w (no gain from overlapping).
+
+Every cost is 0 (where 0 is allowed) or between COST_MIN and COST_MAX: wide enough
+for any unit (seconds to microseconds), narrow enough that sums of a million ops
+stay finite and exact fractions stay small.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 from .errors import ConfigError
+from .text import strings
+
+COST_MIN = 1e-6
+COST_MAX = 1e6
+NAMES = ("tf", "tb", "tw", "comm", "tfb")
+MAY_BE_ZERO = ("tw", "comm")
+
+
+def check_cost(name: str, value) -> float:
+    """`value` as a float if it is a valid cost for `name`, else a ConfigError."""
+    zero_ok = name in MAY_BE_ZERO
+    if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value):
+        raise ConfigError("cost.number", name=name, value=str(value), low=COST_MIN, high=COST_MAX)
+    if value == 0 and zero_ok:
+        return 0.0
+    if not COST_MIN <= value <= COST_MAX:
+        key = "cost.range0" if zero_ok else "cost.range"
+        raise ConfigError(key, name=name, value=float(value), low=COST_MIN, high=COST_MAX)
+    return float(value)
 
 
 @dataclass(frozen=True)
@@ -19,22 +43,28 @@ class Costs:
     tb: float = 1.0  # input-gradient backward (B)
     tw: float = 1.0  # weight-gradient backward (W)
     comm: float = 0.0  # latency added to every cross-rank dependency
+    tfb: float | None = None  # overlapped F&B; None: tf + tb + tw
 
     def __post_init__(self) -> None:
-        for name in ("tf", "tb", "tw", "comm"):
+        for name in NAMES:
             value = getattr(self, name)
-            if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value):
-                raise ConfigError(f"{name} must be a finite number, got {value!r}")
-        if self.tf <= 0 or self.tb <= 0:
-            raise ConfigError(f"tf and tb must be > 0 (got tf={self.tf:g}, tb={self.tb:g})")
-        if self.tw < 0 or self.comm < 0:
-            raise ConfigError(f"tw and comm must be >= 0 (got tw={self.tw:g}, comm={self.comm:g})")
+            if name == "tfb" and value is None:
+                continue
+            object.__setattr__(self, name, check_cost(name, value))
+
+    @property
+    def fb(self) -> float:
+        """The cost of an overlapped F&B."""
+        return self.tf + self.tb + self.tw if self.tfb is None else self.tfb
 
     def as_dict(self) -> dict[str, float]:
-        return asdict(self)
+        out = {"tf": self.tf, "tb": self.tb, "tw": self.tw, "comm": self.comm}
+        if self.tfb is not None:
+            out["tfb"] = self.tfb
+        return out
 
     def scaled(self, k: float) -> "Costs":
-        return Costs(self.tf * k, self.tb * k, self.tw * k, self.comm * k)
+        return Costs(self.tf * k, self.tb * k, self.tw * k, self.comm * k, None if self.tfb is None else self.tfb * k)
 
     @property
     def uniform(self) -> bool:
@@ -43,3 +73,18 @@ class Costs:
 
 
 DEFAULT_COSTS = Costs()
+
+strings({
+    "cost.number": (
+        "{name} must be a number between {low} and {high}, got {value}",
+        "{name} 必须是 {low} 到 {high} 之间的数，实际是 {value}",
+    ),
+    "cost.range": (
+        "{name} must be between {low} and {high}, got {value}",
+        "{name} 必须在 {low} 到 {high} 之间，实际是 {value}",
+    ),
+    "cost.range0": (
+        "{name} must be 0 or between {low} and {high}, got {value}",
+        "{name} 必须是 0，或在 {low} 到 {high} 之间，实际是 {value}",
+    ),
+})

@@ -11,7 +11,7 @@ from .closed_form import ClosedForm
 from .config import Config
 from .metrics import Metrics, measure
 from .order import Order
-from .registry import Schedule
+from .schedule import Schedule
 from .simulate import Timeline, simulate
 
 # Simulated and closed-form values agree when they match to this relative tolerance:

@@ -1,20 +1,53 @@
-"""Errors a person can act on: each message says what is wrong and what would be valid."""
+"""Errors a person can act on: each says what is wrong and what would be valid.
+
+Every error carries a `Msg` (a key in the strings table and its arguments), so the
+served app, the standalone page and the CLI say the same thing in either language.
+`str(error)` is the English text.
+"""
 
 from __future__ import annotations
 
+from .text import Msg, strings
 
-class ConfigError(ValueError):
+
+class PipevizError(ValueError):
+    def __init__(self, key: str, /, **args):
+        self.msg = Msg(key, args)
+        super().__init__(self.msg.text())
+
+    def text(self, lang: str = "en") -> str:
+        return self.msg.text(lang)
+
+
+class ConfigError(PipevizError):
     """A configuration that no schedule can run, or that is too large to compute quickly."""
 
 
-class OrderError(ValueError):
+class OrderError(PipevizError):
     """An order that is not a valid schedule: a missing or repeated op, a stage on the wrong rank."""
 
 
 class DeadlockError(RuntimeError):
-    """An order that cannot finish. `blocked` lists (rank, op, waits_for) for every stuck rank."""
+    """An order that cannot finish. `blocked` lists, for every stuck rank, the op it is
+    stuck at and the op that one waits for, as (rank, op index, op text, awaited index,
+    awaited text, awaited rank)."""
 
-    def __init__(self, blocked: list[tuple[int, str, str]]):
+    def __init__(self, blocked: list[tuple[int, int, str, int, str, int]]):
         self.blocked = blocked
-        parts = [f"rank {r} is stuck at {op}, which waits for {dep}" for r, op, dep in blocked]
-        super().__init__("deadlock: " + "; ".join(parts))
+        parts = [Msg("deadlock.part", dict(rank=r, op=op, dep=dep, dep_rank=dr)) for r, _, op, _, dep, dr in blocked]
+        self.msg = Msg("deadlock", dict(parts="; ".join(p.text() for p in parts)))
+        self.parts = parts
+        super().__init__(self.msg.text())
+
+    def text(self, lang: str = "en") -> str:
+        sep = "；" if lang == "zh" else "; "
+        return Msg("deadlock", dict(parts=sep.join(p.text(lang) for p in self.parts))).text(lang)
+
+
+strings({
+    "deadlock": ("deadlock: {parts}", "死锁：{parts}"),
+    "deadlock.part": (
+        "rank {rank} is stuck at {op}, which waits for {dep} on rank {dep_rank}",
+        "rank {rank} 卡在 {op}，它在等 rank {dep_rank} 上的 {dep}",
+    ),
+})

@@ -12,9 +12,9 @@ import json
 import numpy as np
 
 from .engine import Result
-from .order import KIND_NAMES
+from .order import EB, EF, FB, I, KIND_NAMES
 
-FORMATS = ("json", "csv", "chrome-trace")
+FORMATS = ("json", "csv", "chrome-trace", "actions")
 
 
 def _num(x: float) -> int | float:
@@ -23,16 +23,29 @@ def _num(x: float) -> int | float:
     return int(x) if x.is_integer() else x
 
 
+def json_op(order, i: int, start: float, end: float) -> dict:
+    """One op as SPEC.md's JSON writes it. An input-gradient backward is kind "B"
+    (SPEC.md's B in a split schedule); every B says whether it is "full" or the
+    "input" part. An overlapped pair is kind "F&B" with its two parts."""
+    r = int(order.rank_ptr.searchsorted(i, side="right") - 1)
+    k = int(order.kind[i])
+    if k == FB:
+        return {"rank": r, "kind": "F&B", "parts": [
+            {"kind": "F", "mb": int(order.mb[i]), "stage": int(order.stage[i])},
+            {"kind": "B", "mb": int(order.mb2[i]), "stage": int(order.stage2[i]), "backward": "full"},
+        ], "start": start, "end": end}
+    if k in (EF, EB):
+        return {"rank": r, "kind": KIND_NAMES[k], "mb": int(order.mb[i]), "start": start, "end": end}
+    op = {"rank": r, "kind": "B" if k == I else KIND_NAMES[k], "mb": int(order.mb[i]), "stage": int(order.stage[i]),
+          "start": start, "end": end}
+    if op["kind"] == "B":
+        op["backward"] = "input" if k == I else "full"
+    return op
+
+
 def to_dict(res: Result) -> dict:
     cfg, order, tl, mt, th = res.config, res.order, res.timeline, res.metrics, res.theory
-    rank = order.rank
-    ops = [
-        {"rank": r, "kind": KIND_NAMES[k], "mb": b, "stage": s, "start": t0, "end": t1}
-        for r, k, b, s, t0, t1 in zip(
-            rank.tolist(), order.kind.tolist(), order.mb.tolist(), order.stage.tolist(),
-            tl.start.tolist(), tl.end.tolist(),
-        )
-    ]
+    ops = [json_op(order, i, t0, t1) for i, (t0, t1) in enumerate(zip(tl.start.tolist(), tl.end.tolist()))]
     b_rank, b_start, b_end = mt.bubbles
     metrics = {
         "makespan": mt.makespan,
@@ -46,7 +59,8 @@ def to_dict(res: Result) -> dict:
         "bubble_formula": th.bubble_formula,
         "bubble_theory_exact": th.bubble_exact,
         "bubble_agrees": res.bubble_agrees,
-        "theory_caveat": th.caveat,
+        "theory_caveat": th.caveat.text() if th.caveat else "",
+        "p2p_article_per_microbatch": mt.p2p_article,
         "steady_bubble_fraction_theory": float(th.steady_bubble),
         "peak_inflight_chunks_theory": th.peak_chunks.tolist(),
         "busy": mt.busy.tolist(),
@@ -82,14 +96,16 @@ def to_csv(res: Result) -> str:
     order, tl = res.order, res.timeline
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
-    w.writerow(["rank", "kind", "mb", "stage", "chunk", "start", "end"])
+    w.writerow(["rank", "kind", "mb", "stage", "chunk", "start", "end", "mb2", "stage2"])
     chunk = _chunk_index(res)
     for row in zip(
         order.rank.tolist(), order.kind.tolist(), order.mb.tolist(), order.stage.tolist(),
-        chunk.tolist(), tl.start.tolist(), tl.end.tolist(),
+        chunk.tolist(), tl.start.tolist(), tl.end.tolist(), order.mb2.tolist(), order.stage2.tolist(),
     ):
-        r, k, b, s, c, t0, t1 = row
-        w.writerow([r, KIND_NAMES[k], b, s, c, repr(t0), repr(t1)])
+        r, k, b, s, c, t0, t1, b2, s2 = row
+        pair = k == FB
+        w.writerow([r, KIND_NAMES[k], b, s if s >= 0 else "", c if s >= 0 else "", repr(t0), repr(t1),
+                    b2 if pair else "", s2 if pair else ""])
     return buf.getvalue()
 
 
@@ -102,7 +118,7 @@ def _chunk_index(res: Result) -> np.ndarray:
     for s, r in enumerate(s2r.tolist()):
         nth[s] = seen.get(r, 0)
         seen[r] = nth[s] + 1
-    return nth[res.order.stage]
+    return nth[np.maximum(res.order.stage, 0)]
 
 
 def to_chrome_trace(res: Result, us_per_unit: float = 1000.0) -> str:
@@ -114,17 +130,19 @@ def to_chrome_trace(res: Result, us_per_unit: float = 1000.0) -> str:
     for r in range(order.P):
         events.append({"ph": "M", "pid": 0, "tid": r, "name": "thread_name", "args": {"name": f"rank {r}"}})
         events.append({"ph": "M", "pid": 0, "tid": r, "name": "thread_sort_index", "args": {"sort_index": r}})
-    colors = {"F": "thread_state_running", "B": "thread_state_iowait", "W": "thread_state_runnable"}
+    colors = {"F": "thread_state_running", "B": "thread_state_iowait", "I": "thread_state_iowait",
+              "W": "thread_state_runnable", "F&B": "thread_state_running", "EF": "good", "EB": "good"}
     chunk = _chunk_index(res)
-    for r, k, b, s, c, t0, t1 in zip(
-        order.rank.tolist(), order.kind.tolist(), order.mb.tolist(), order.stage.tolist(),
-        chunk.tolist(), tl.start.tolist(), tl.end.tolist(),
-    ):
+    for i, (r, k, c, t0, t1) in enumerate(zip(
+        order.rank.tolist(), order.kind.tolist(), chunk.tolist(), tl.start.tolist(), tl.end.tolist(),
+    )):
         kind = KIND_NAMES[k]
+        args = {k2: v for k2, v in json_op(order, i, t0, t1).items() if k2 != "rank"}
+        if "stage" in args:
+            args["chunk"] = c
         events.append({
-            "name": f"{kind}{b}", "cat": kind, "ph": "X", "pid": 0, "tid": r,
-            "ts": t0 * us_per_unit, "dur": (t1 - t0) * us_per_unit, "cname": colors[kind],
-            "args": {"kind": kind, "mb": b, "stage": s, "chunk": c, "start": t0, "end": t1},
+            "name": order.token(i), "cat": kind, "ph": "X", "pid": 0, "tid": r,
+            "ts": t0 * us_per_unit, "dur": (t1 - t0) * us_per_unit, "cname": colors[kind], "args": args,
         })
     for r, t0, t1 in zip(*(a.tolist() for a in mt.bubbles)):
         events.append({
@@ -142,6 +160,15 @@ def to_chrome_trace(res: Result, us_per_unit: float = 1000.0) -> str:
     return json.dumps({"traceEvents": events, "displayTimeUnit": "ms", "otherData": summary})
 
 
+def to_actions(res: Result) -> str:
+    """The order in PyTorch's action notation, one line per rank, after a comment
+    that says how to load it back."""
+    cfg = res.config
+    head = (f"# pipeviz {cfg.schedule}: P={cfg.P} m={cfg.m} V={cfg.V}, placement {res.schedule.placement}; "
+            "one line per rank, PyTorch's action notation")
+    return head + "\n" + res.order.to_text() + "\n"
+
+
 def render(res: Result, fmt: str) -> str:
     if fmt == "json":
         return to_json(res)
@@ -149,4 +176,6 @@ def render(res: Result, fmt: str) -> str:
         return to_csv(res)
     if fmt == "chrome-trace":
         return to_chrome_trace(res)
+    if fmt == "actions":
+        return to_actions(res)
     raise ValueError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")

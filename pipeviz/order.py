@@ -1,20 +1,43 @@
-"""The action vocabulary: each rank's ordered ops (kind, micro-batch, stage).
+"""The action vocabulary: each rank's ordered ops, as numpy arrays, and its text form.
 
-Generators emit an :class:`Order`; one simulator times any order. An order is
-stored flat, rank-major, as numpy arrays (CSR style): the ops of rank r are
-``kind[rank_ptr[r]:rank_ptr[r+1]]`` in execution order. Nothing here knows
-about time.
+An op is one of
+  F    forward of (mb, stage)
+  B    full backward of (mb, stage)
+  I    input-gradient backward of (mb, stage) (the backward split; its W follows)
+  W    weight-gradient backward of (mb, stage)
+  F&B  an overlapped pair: the forward of (mb, stage) and the full backward of
+       (mb2, stage2), run together as one op (DualPipe)
+  EF   encoder forward of micro-batch mb (independent work; no stage)
+  EB   encoder backward of micro-batch mb
+Whether a backward is split is a property of each op, not of the order: DualPipe-V
+mixes full backwards with I-then-W pairs.
+
+Generators emit an :class:`Order`; one simulator times any order. An order is stored
+flat, rank-major (CSR style): the ops of rank r are `kind[rank_ptr[r]:rank_ptr[r+1]]`
+in execution order. Nothing here knows about time.
+
+Text form: PyTorch's action notation (torch.distributed.pipelining), one line per
+rank, one token per op: `{stage}{kind}{mb}` with kind F, B, I or W (`2F0`, `7I3`);
+an overlapped pair is `0F3&5B1`; encoder ops, which PyTorch has no word for, are
+`EF3` and `EB3`. `Order.to_text()` prints it and `parse_order` reads it back.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Sequence
 
 import numpy as np
 
-F, B, W = 0, 1, 2
-KIND_NAMES = ("F", "B", "W")
+from .errors import OrderError
+from .text import strings
+
+F, B, I, W, FB, EF, EB = range(7)
+KIND_NAMES = ("F", "B", "I", "W", "F&B", "EF", "EB")
+KIND_CODES = {name: code for code, name in enumerate(KIND_NAMES)}
+STAGE_KINDS = (F, B, I, W)  # one (mb, stage) each
+PLACEMENTS = ("loop", "v")
 
 
 def loop_placement(P: int, V: int) -> np.ndarray:
@@ -23,9 +46,13 @@ def loop_placement(P: int, V: int) -> np.ndarray:
 
 
 def v_placement(P: int) -> np.ndarray:
-    """S = 2P stages in a V: rank r holds stages r and 2P-1-r (ZB-V)."""
+    """S = 2P stages in a V: rank r holds stages r and 2P-1-r (ZB-V, DualPipe-V)."""
     s = np.arange(2 * P, dtype=np.int64)
     return np.where(s < P, s, 2 * P - 1 - s)
+
+
+def placement(name: str, P: int, V: int) -> np.ndarray:
+    return v_placement(P) if name == "v" else loop_placement(P, V)
 
 
 @dataclass(frozen=True, eq=False)
@@ -35,11 +62,16 @@ class Order:
     P: int
     m: int
     stage_to_rank: np.ndarray  # (S,) rank holding each stage
-    split_backward: bool  # True: the backward is B (input grad) + W (weight grad)
-    kind: np.ndarray  # (N,) int8: F, B or W
-    mb: np.ndarray  # (N,) int64 micro-batch
-    stage: np.ndarray  # (N,) int64 global stage
+    kind: np.ndarray  # (N,) int8, one of KIND_NAMES
+    mb: np.ndarray  # (N,) int64 micro-batch (F&B: of the forward part)
+    stage: np.ndarray  # (N,) int64 global stage (F&B: of the forward part; -1 for encoder ops)
+    mb2: np.ndarray  # (N,) int64 F&B: micro-batch of the backward part, else -1
+    stage2: np.ndarray  # (N,) int64 F&B: stage of the backward part, else -1
     rank_ptr: np.ndarray  # (P+1,) ops of rank r are [rank_ptr[r], rank_ptr[r+1])
+    # (N,) int8 segment of each op: 0 prologue, 1 pipeline, 2 epilogue. Segments are
+    # barriers: no op of a later segment starts before every op of an earlier one ends.
+    # None: one segment.
+    segment: np.ndarray | None = None
 
     @property
     def S(self) -> int:
@@ -59,38 +91,147 @@ class Order:
         """(N,) rank executing each op."""
         return np.repeat(np.arange(self.P), np.diff(self.rank_ptr))
 
-    def rank_ops(self, r: int) -> list[tuple[str, int, int]]:
-        """Rank r's ops as (kind, mb, stage) tuples: for reading and tests."""
-        lo, hi = self.rank_ptr[r], self.rank_ptr[r + 1]
-        return [
-            (KIND_NAMES[k], int(b), int(s))
-            for k, b, s in zip(self.kind[lo:hi], self.mb[lo:hi], self.stage[lo:hi])
-        ]
+    @property
+    def has_w(self) -> bool:
+        """Some backward is split into I and W."""
+        return bool((self.kind == W).any())
+
+    @property
+    def kinds_used(self) -> tuple[str, ...]:
+        return tuple(KIND_NAMES[k] for k in np.unique(self.kind).tolist())
+
+    def op(self, i: int) -> tuple:
+        """Op i as a readable tuple: (kind, mb, stage), ("F&B", mb, stage, mb2, stage2)
+        or (kind, mb) for encoder ops."""
+        k = int(self.kind[i])
+        if k == FB:
+            return ("F&B", int(self.mb[i]), int(self.stage[i]), int(self.mb2[i]), int(self.stage2[i]))
+        if k in (EF, EB):
+            return (KIND_NAMES[k], int(self.mb[i]))
+        return (KIND_NAMES[k], int(self.mb[i]), int(self.stage[i]))
+
+    def rank_ops(self, r: int) -> list[tuple]:
+        """Rank r's ops as tuples (see `op`): for reading and tests."""
+        return [self.op(i) for i in range(int(self.rank_ptr[r]), int(self.rank_ptr[r + 1]))]
+
+    def token(self, i: int) -> str:
+        """Op i in PyTorch's action notation."""
+        return token(self.op(i))
+
+    def to_text(self) -> str:
+        """One line per rank, tokens in execution order."""
+        return "\n".join(
+            " ".join(self.token(i) for i in range(int(self.rank_ptr[r]), int(self.rank_ptr[r + 1])))
+            for r in range(self.P)
+        )
 
     @classmethod
     def from_rank_lists(
         cls,
         m: int,
         stage_to_rank: Sequence[int],
-        ranks: Sequence[Sequence[tuple[str, int, int]]],
-        split_backward: bool | None = None,
+        ranks: Sequence[Sequence[tuple]],
+        segment: Sequence[Sequence[int]] | None = None,
     ) -> "Order":
-        """Build an order from readable per-rank lists of (kind, mb, stage)."""
-        code = {name: i for i, name in enumerate(KIND_NAMES)}
+        """Build an order from readable per-rank lists of op tuples (see `op`)."""
         flat = [op for ops in ranks for op in ops]
-        kind = np.array([code[k] for k, _, _ in flat], dtype=np.int8)
-        if split_backward is None:
-            split_backward = bool((kind == W).any())
+        n = len(flat)
+        kind = np.empty(n, np.int8)
+        mb, stage, mb2, stage2 = (np.full(n, -1, np.int64) for _ in range(4))
+        for i, op in enumerate(flat):
+            code = KIND_CODES.get(op[0])
+            if code is None:
+                raise OrderError("order.kind", kind=str(op[0]), valid=", ".join(KIND_NAMES))
+            kind[i] = code
+            mb[i] = op[1]
+            if code in (EF, EB):
+                continue
+            stage[i] = op[2]
+            if code == FB:
+                mb2[i], stage2[i] = op[3], op[4]
+        seg = None
+        if segment is not None:
+            seg = np.array([s for segs in segment for s in segs], dtype=np.int8)
         return cls(
-            P=len(ranks),
-            m=m,
-            stage_to_rank=np.asarray(stage_to_rank, dtype=np.int64),
-            split_backward=split_backward,
-            kind=kind,
-            mb=np.array([b for _, b, _ in flat], dtype=np.int64),
-            stage=np.array([s for _, _, s in flat], dtype=np.int64),
+            P=len(ranks), m=m, stage_to_rank=np.asarray(stage_to_rank, dtype=np.int64),
+            kind=kind, mb=mb, stage=stage, mb2=mb2, stage2=stage2,
             rank_ptr=np.concatenate([[0], np.cumsum([len(o) for o in ranks])]).astype(np.int64),
+            segment=seg,
         )
+
+
+def token(op: tuple) -> str:
+    kind = op[0]
+    if kind == "F&B":
+        return f"{op[2]}F{op[1]}&{op[4]}B{op[3]}"
+    if kind in ("EF", "EB"):
+        return f"{kind}{op[1]}"
+    return f"{op[2]}{kind}{op[1]}"
+
+
+_TOKEN = re.compile(r"(\d+)([FBIW])(\d+)")
+_PAIR = re.compile(r"(\d+)F(\d+)&(\d+)B(\d+)")
+_ENCODER = re.compile(r"E([FB])(\d+)")
+# PyTorch's communication and sharding actions: pipeviz models communication as a
+# latency on each cross-rank dependency, so these are read and left out.
+_COMM = re.compile(r"\d+(SEND_F|RECV_F|SEND_B|RECV_B|UNSHARD|RESHARD|REDUCE_GRAD)\d*")
+
+
+def parse_token(text: str) -> tuple | None:
+    """One token as an op tuple, () for a communication action, None if not a token."""
+    if found := _TOKEN.fullmatch(text):
+        return (found.group(2), int(found.group(3)), int(found.group(1)))
+    if found := _PAIR.fullmatch(text):
+        return ("F&B", int(found.group(2)), int(found.group(1)), int(found.group(4)), int(found.group(3)))
+    if found := _ENCODER.fullmatch(text):
+        return ("E" + found.group(1), int(found.group(2)))
+    if _COMM.fullmatch(text):
+        return ()
+    return None
+
+
+def parse_rank_lists(text: str) -> list[list[tuple]]:
+    """Each non-comment line's tokens as op tuples (OrderError naming the first bad token)."""
+    ranks = []
+    for line_no, line in enumerate(text.splitlines(), start=1):
+        body = line.split("#", 1)[0].strip()
+        if not body:
+            continue
+        ops = []
+        for tok in body.replace(",", " ").split():
+            op = parse_token(tok)
+            if op is None:
+                raise OrderError("order.token", token=tok, line=line_no)
+            if op:
+                ops.append(op)
+        ranks.append(ops)
+    return ranks
+
+
+def parse_order(text: str, placement_name: str = "loop", P: int | None = None) -> Order:
+    """An order from its text form: one line per rank (lines starting with # are
+    comments). m is read from the order; the stage count from the placement and
+    the highest stage used. Validity (each op once, on its rank) is the simulator's
+    check, so a parsed order may still be refused there."""
+    if placement_name not in PLACEMENTS:
+        raise OrderError("order.placement", placement=placement_name, valid=", ".join(PLACEMENTS))
+    ranks = parse_rank_lists(text)
+    if not ranks:
+        raise OrderError("order.empty")
+    if P is not None and len(ranks) != P:
+        raise OrderError("order.lines", lines=len(ranks), P=P)
+    P = len(ranks)
+    ops = [op for r in ranks for op in r]
+    mbs = [op[1] for op in ops] + [op[3] for op in ops if op[0] == "F&B"]
+    stages = [op[2] for op in ops if len(op) > 2] + [op[4] for op in ops if op[0] == "F&B"]
+    if not stages:
+        raise OrderError("order.empty")
+    m = max(mbs) + 1
+    if placement_name == "v":
+        s2r = v_placement(P)
+    else:
+        s2r = loop_placement(P, -(-(max(stages) + 1) // P))
+    return Order.from_rank_lists(m, s2r, ranks)
 
 
 class OrderBuilder:
@@ -103,16 +244,17 @@ class OrderBuilder:
         order.emit(r, (F, w[r] + i, r), (B, i, r))  # each runs F(w+i), then B(i)
 
     `steps(counts)` returns, flat over every rank's steps, the rank r and the step
-    index i within the phase; `emit` appends the ops of every step, in order. Phases
-    land on each rank in the order they are emitted, so a generator reads as SPEC.md's
-    list of phases, and costs a few numpy calls per phase whatever P is.
+    index i within the phase; `emit` appends the ops of every step, in order. An op
+    is (kind, mb, stage), or (F&B, mb, stage, mb2, stage2); mb and stage are arrays
+    over the steps or scalars. Phases land on each rank in the order they are
+    emitted, so a generator reads as SPEC.md's list of phases, and costs a few numpy
+    calls per phase whatever P is.
     """
 
-    def __init__(self, P: int, m: int, stage_to_rank: np.ndarray, split_backward: bool):
+    def __init__(self, P: int, m: int, stage_to_rank: np.ndarray):
         self.P, self.m = P, m
         self.stage_to_rank = stage_to_rank
-        self.split_backward = split_backward
-        self._parts: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
+        self._parts: list[tuple[np.ndarray, ...]] = []
 
     def steps(self, counts) -> tuple[np.ndarray, np.ndarray]:
         """(rank, step) of every step when rank r runs counts[r] steps (counts may be a scalar)."""
@@ -122,38 +264,53 @@ class OrderBuilder:
         return rank, np.arange(rank.size, dtype=np.int64) - first[rank]
 
     def emit(self, rank: np.ndarray, *ops: tuple) -> None:
-        """Each step runs `ops` in order; an op is (kind, mb, stage), mb and stage
-        being arrays over the steps (or scalars)."""
+        """Each step runs `ops` in order."""
         n, k = rank.size, len(ops)
         if n == 0:
             return
         kind = np.empty((n, k), dtype=np.int8)
-        mb = np.empty((n, k), dtype=np.int64)
-        stage = np.empty((n, k), dtype=np.int64)
-        for j, (kd, b, s) in enumerate(ops):
-            kind[:, j], mb[:, j], stage[:, j] = kd, b, s
-        self._parts.append((np.repeat(rank, k), kind.ravel(), mb.ravel(), stage.ravel()))
+        cols = [np.full((n, k), -1, dtype=np.int64) for _ in range(4)]  # mb, stage, mb2, stage2
+        for j, op in enumerate(ops):
+            kind[:, j] = op[0]
+            for c, value in enumerate(op[1:]):
+                cols[c][:, j] = value
+        self._parts.append((np.repeat(rank, k), kind.ravel(), *(c.ravel() for c in cols)))
 
     def build(self, keep_mb_below: int | None = None) -> Order:
         """Pack the phases rank by rank. `keep_mb_below` drops padding micro-batches
         (a generator may write its phases for more micro-batches than m)."""
         if self._parts:
-            rank, kind, mb, stage = (np.concatenate([p[i] for p in self._parts]) for i in range(4))
+            rank, kind, mb, stage, mb2, stage2 = (np.concatenate([p[i] for p in self._parts]) for i in range(6))
         else:
-            rank = mb = stage = np.zeros(0, np.int64)
+            rank, mb, stage, mb2, stage2 = (np.zeros(0, np.int64) for _ in range(5))
             kind = np.zeros(0, np.int8)
         if keep_mb_below is not None:
-            keep = mb < keep_mb_below
-            rank, kind, mb, stage = rank[keep], kind[keep], mb[keep], stage[keep]
+            keep = (mb < keep_mb_below) & (mb2 < keep_mb_below)
+            rank, kind, mb, stage, mb2, stage2 = (a[keep] for a in (rank, kind, mb, stage, mb2, stage2))
         by_rank = np.argsort(rank, kind="stable")  # phases keep their order within a rank
         counts = np.bincount(rank, minlength=self.P)
         return Order(
-            P=self.P,
-            m=self.m,
-            stage_to_rank=self.stage_to_rank,
-            split_backward=self.split_backward,
-            kind=kind[by_rank],
-            mb=mb[by_rank],
-            stage=stage[by_rank],
+            P=self.P, m=self.m, stage_to_rank=self.stage_to_rank,
+            kind=kind[by_rank], mb=mb[by_rank], stage=stage[by_rank], mb2=mb2[by_rank], stage2=stage2[by_rank],
             rank_ptr=np.concatenate([[0], np.cumsum(counts)]).astype(np.int64),
         )
+
+
+strings({
+    "order.kind": ("unknown op kind '{kind}'; valid kinds: {valid}", "未知的操作类型 '{kind}'；可用类型：{valid}"),
+    "order.token": (
+        "line {line}: '{token}' is not an op; write stage, kind and micro-batch with kind F, B, I or W "
+        "(e.g. 2F0, 5I3), an overlapped pair as 0F3&5B1, or an encoder op as EF3 / EB3",
+        "第 {line} 行：'{token}' 不是一个操作；依次写段号、类型和微批次号，类型为 F、B、I 或 W"
+        "（如 2F0、5I3），重叠的一对写作 0F3&5B1，编码器操作写作 EF3 / EB3",
+    ),
+    "order.placement": (
+        "unknown placement '{placement}'; choose one of {valid}",
+        "未知的放置方式 '{placement}'；可选 {valid}",
+    ),
+    "order.empty": ("the order has no ops; write one line per rank", "这个顺序里没有操作；每个 rank 写一行"),
+    "order.lines": (
+        "the order has {lines} lines but P = {P}; write one line per rank",
+        "这个顺序有 {lines} 行，但 P = {P}；每个 rank 写一行",
+    ),
+})

@@ -1,104 +1,92 @@
-"""The one list of schedules: generator, placement, constraints and closed forms.
+"""The one list of schedules: each `pipeviz/schedules/*.py` module declares its own
+`ENTRY`, and this module collects them (in the order their `position` gives).
 
-Adding a schedule means writing its module in `pipeviz.schedules` and one entry here.
+Adding a schedule means writing its module (generator, closed form, entry and
+strings) and its JavaScript twin in `pipeviz/static/schedules/`; nothing here.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Callable
+import importlib
+import pkgutil
 
-from .closed_form import ClosedForm
+from . import schedules
 from .config import MAX_OPS, Config
 from .errors import ConfigError
-from .order import Order
-from .schedules import gpipe, interleaved, one_f_one_b, zb_h1, zb_h2, zb_v
+from .schedule import Schedule
+from .text import strings
+
+__all__ = ["NAMES", "SCHEDULES", "Schedule", "check", "get"]
 
 
-@dataclass(frozen=True)
-class Schedule:
-    name: str  # as used in the app, the CLI, URLs and exports
-    title: str
-    summary: str  # one line, for the schedule selector
-    placement: str  # "loop": stage s on rank s mod P; "v": rank r holds r and 2P-1-r
-    split_backward: bool  # B and W are separate ops
-    fixed_V: int | None  # the only V this schedule runs, or None for any V >= 1
-    generate: Callable[[Config], Order]
-    closed_form: Callable[[Config], ClosedForm]
-    check: Callable[[Config], None] | None = None  # further constraints, raising ConfigError
-    takes_G: bool = False
-
-    def chunks_per_rank(self, V: int) -> int:
-        return self.fixed_V or V
-
-    def ops_per_rank(self, cfg: Config) -> int:
-        return (3 if self.split_backward else 2) * self.chunks_per_rank(cfg.V) * cfg.m
+def _collect() -> dict[str, Schedule]:
+    entries = []
+    for info in pkgutil.iter_modules(schedules.__path__):
+        module = importlib.import_module(f"{schedules.__name__}.{info.name}")
+        entry = getattr(module, "ENTRY", None)
+        if isinstance(entry, Schedule):
+            entries.append(entry)
+    entries.sort(key=lambda e: e.position)
+    return {e.name: e for e in entries}
 
 
-SCHEDULES: dict[str, Schedule] = {
-    s.name: s
-    for s in [
-        Schedule(
-            "gpipe", "GPipe", "all forwards, then all backwards: every rank holds all m activations",
-            "loop", False, 1, gpipe.generate, gpipe.closed_form,
-        ),
-        Schedule(
-            "1f1b", "1F1B", "warm-up, then one forward and one backward: at most P-r activations on rank r",
-            "loop", False, 1, one_f_one_b.generate, one_f_one_b.closed_form,
-        ),
-        Schedule(
-            "interleaved", "Interleaved 1F1B",
-            "V chunks per rank (Megatron's order): the fill shrinks V-fold, warm-up memory grows",
-            "loop", False, None, interleaved.generate, interleaved.closed_form, interleaved.check, takes_G=True,
-        ),
-        Schedule(
-            "zb-h1", "ZB-H1", "1F1B with W split off the backward: W's fill the drain at 1F1B's memory",
-            "loop", True, 1, zb_h1.generate, zb_h1.closed_form,
-        ),
-        Schedule(
-            "zb-h2", "ZB-H2", "up to 2P-1 micro-batches in flight: W's fill warm-up and drain, zero steady bubble",
-            "loop", True, 1, zb_h2.generate, zb_h2.closed_form,
-        ),
-        Schedule(
-            "zb-v", "ZB-V", "two chunks per rank in a V: about zero bubble at about P micro-batches on every rank",
-            "v", True, 2, zb_v.generate, zb_v.closed_form,
-        ),
-    ]
-}
-
+SCHEDULES: dict[str, Schedule] = _collect()
 NAMES = tuple(SCHEDULES)
 
 
-def get(name: str) -> Schedule:
+def get(name) -> Schedule:
     try:
         return SCHEDULES[name]
     except (KeyError, TypeError):
-        raise ConfigError(f"unknown schedule {name!r}; choose one of {', '.join(NAMES)}") from None
+        raise ConfigError("schedule.unknown", name=str(name), names=", ".join(NAMES)) from None
 
 
 def check(cfg: Config) -> Schedule:
     """The schedule for `cfg`, or a ConfigError saying what is wrong and what is valid."""
     spec = get(cfg.schedule)
     if spec.fixed_V is not None and cfg.V != spec.fixed_V:
-        if spec.fixed_V == 1:
-            raise ConfigError(
-                f"{spec.name} runs one model chunk per rank, so V must be 1 (got V={cfg.V}); "
-                "for V > 1 choose interleaved"
-            )
-        raise ConfigError(
-            f"{spec.name} places exactly {spec.fixed_V} chunks per rank in a V, so V must be "
-            f"{spec.fixed_V} (got V={cfg.V})"
-        )
+        key = "schedule.fixed_v1" if spec.fixed_V == 1 else "schedule.fixed_v"
+        raise ConfigError(key, name=spec.name, fixed=spec.fixed_V, V=cfg.V)
     if cfg.G is not None and not spec.takes_G:
-        raise ConfigError(f"the group size G only applies to interleaved, not {spec.name}; leave G unset")
+        raise ConfigError("schedule.no_G", name=spec.name)
     # Size first: the schedule's own checks may search for a valid m, which must stay cheap.
-    n_ops = spec.ops_per_rank(cfg) * cfg.P
+    n_ops = spec.n_ops(cfg)
     if n_ops > MAX_OPS:
         per_mb = n_ops // cfg.m
-        raise ConfigError(
-            f"{spec.name} with P={cfg.P}, m={cfg.m}, V={cfg.V} has {n_ops:,} ops, more than the "
-            f"{MAX_OPS:,} pipeviz times quickly; use m <= {MAX_OPS // per_mb} at this P and V"
-        )
+        if per_mb > MAX_OPS:
+            raise ConfigError("schedule.too_big_P", name=spec.name, P=cfg.P, V=cfg.V, n=f"{per_mb:,}",
+                              max=f"{MAX_OPS:,}")
+        raise ConfigError("schedule.too_big", name=spec.name, P=cfg.P, m=cfg.m, V=cfg.V, n=f"{n_ops:,}",
+                          max=f"{MAX_OPS:,}", m_max=MAX_OPS // per_mb)
     if spec.check:
         spec.check(cfg)
     return spec
+
+
+strings({
+    "schedule.unknown": ("unknown schedule '{name}'; choose one of {names}", "未知的调度 '{name}'；可选 {names}"),
+    "schedule.fixed_v1": (
+        "{name} runs one model chunk per rank, so V must be 1 (got V={V}); for V > 1 choose interleaved",
+        "{name} 每个 rank 只放一个模型块，所以 V 必须是 1（实际 V={V}）；V > 1 请选 interleaved",
+    ),
+    "schedule.fixed_v": (
+        "{name} places exactly {fixed} chunks per rank in a V, so V must be {fixed} (got V={V})",
+        "{name} 每个 rank 按 V 形放 {fixed} 个模型块，所以 V 必须是 {fixed}（实际 V={V}）",
+    ),
+    "schedule.no_G": (
+        "the group size G only applies to interleaved, not {name}; leave G unset",
+        "分组大小 G 只用于 interleaved，不用于 {name}；请不要设置 G",
+    ),
+    "schedule.too_big": (
+        "{name} with P={P}, m={m}, V={V} has {n} ops, more than the {max} pipeviz times quickly; "
+        "use m <= {m_max} at this P and V",
+        "{name} 在 P={P}、m={m}、V={V} 时有 {n} 个操作，超过了 pipeviz 能快速计算的 {max} 个；"
+        "在这个 P 和 V 下请用 m <= {m_max}",
+    ),
+    "schedule.too_big_P": (
+        "{name} with P={P}, V={V} has {n} ops for a single micro-batch, more than the {max} pipeviz "
+        "times quickly; use a smaller P or V",
+        "{name} 在 P={P}、V={V} 时单个微批次就有 {n} 个操作，超过了 pipeviz 能快速计算的 {max} 个；"
+        "请减小 P 或 V",
+    ),
+})

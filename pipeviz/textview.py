@@ -9,6 +9,9 @@ from .engine import Result
 from .order import KIND_NAMES
 
 BUBBLE = "/"
+# One letter per kind: an input-gradient backward is SPEC.md's B, an overlapped pair X,
+# encoder work e.
+LETTER = dict(zip(range(len(KIND_NAMES)), ("F", "B", "B", "W", "X", "e", "e")))
 
 
 def column_width(res: Result, width: int) -> float:
@@ -33,7 +36,7 @@ def timeline_text(res: Result, width: int = 120) -> list[str]:
         for i in range(lo, hi):
             a = int(round(tl.start[i] / step))
             b = max(a + 1, int(round(tl.end[i] / step)))
-            kind = KIND_NAMES[order.kind[i]]
+            kind = LETTER[order.kind[i]]
             label = f"{kind}{order.mb[i]}"
             text = label + "-" * (b - a - len(label)) if b - a >= len(label) else kind * (b - a)
             row[a:b] = text[: cols - a]
@@ -52,7 +55,7 @@ def bubble_sentence(res: Result) -> str:
     closed = f"{th.bubble_formula} = " + (f"{frac} = " if frac and "/" in frac else "") + percent(float(th.bubble))
     text = f"{percent(mt.bubble_fraction)} simulated, {closed}"
     if not res.bubble_agrees:
-        text += f" — differs: {th.caveat}" if th.caveat else " — differs"
+        text += f" — differs: {th.caveat.text()}" if th.caveat else " — differs"
     return text
 
 
@@ -61,7 +64,7 @@ def metrics_text(res: Result) -> list[str]:
     c = cfg.costs
     chunks = res.order.chunks_per_rank
     lines = [
-        f"{res.schedule.title} ({cfg.schedule})  P={cfg.P} m={cfg.m} V={cfg.V}"
+        f"{res.schedule.title()} ({cfg.schedule})  P={cfg.P} m={cfg.m} V={cfg.V}"
         + (f" G={cfg.G}" if cfg.G else "")
         + f"  costs t_f={c.tf:g} t_b={c.tb:g} t_w={c.tw:g} comm={c.comm:g}",
         f"makespan            {mt.makespan:g}",
@@ -79,11 +82,12 @@ def metrics_text(res: Result) -> list[str]:
             + "  ".join(f"r{r}: {b}B+{w}W" for r, (b, w) in enumerate(zip(mt.peak_awaiting_b, mt.peak_awaiting_w)))
             + "  (awaiting B + awaiting W only)"
         )
-    lines.append(f"p2p per micro-batch {mt.p2p_per_microbatch}")
+    lines.append(f"p2p per micro-batch {mt.p2p_article} (the article's count), {mt.p2p_per_microbatch} sends between ranks")
     lines.append("busy / idle         " + "  ".join(f"r{r}: {b:g}/{i:g}" for r, (b, i) in enumerate(zip(mt.busy, mt.idle))))
     return lines
 
 
 def show(res: Result, width: int = 120) -> str:
-    legend = f"time → one column is {column_width(res, width):g} time units; '/' is idle"
+    legend = (f"time → one column is {column_width(res, width):g} time units; '/' is idle, "
+              "X an overlapped F&B, e encoder work")
     return "\n".join([*metrics_text(res), "", legend, *timeline_text(res, width)])

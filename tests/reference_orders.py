@@ -46,6 +46,12 @@ def megatron_interleaved(P: int, m: int, V: int, G: int, r: int) -> list[tuple[s
     return ops
 
 
+def smallest_megatron_group(P: int, m: int) -> int | None:
+    """The smallest G that Megatron-core 0.19.2 accepts: P <= G <= m, and a last group
+    m mod G that is 0 or at least P."""
+    return next((G for G in range(P, m + 1) if not 0 < m % G < P), None)
+
+
 def pytorch_group_size(P: int, m: int) -> int | None:
     rounds = max(1, m // P)
     return None if m % rounds else m // rounds

@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 
 from pipeviz import Config, Costs, run
-from pipeviz.app import Explorer
-from pipeviz.render import data
+from pipeviz.app import Explorer, LiveSlider
+from pipeviz.view.palette import MAX_CHUNKS
 
 
 @pytest.fixture
@@ -15,13 +15,13 @@ def app():
 
 
 def sources(app):
-    f = app.figures
-    return f.ops.data, f.bubbles.data, f.bars.data, f.steps.data
+    s = app.figures.sources
+    return s["ops"].data, s["bubbles"].data, s["bars"].data, s["steps"].data
 
 
 def test_opens_at_the_article_default(app):
     assert (app.schedule, app.P, app.m, app.V) == ("1f1b", 4, 8, 1)
-    assert "27.27% simulated, (P-1)/(m+P-1) = 3/11 = 27.27%" in app.readout.object
+    assert "27.27% simulated</b>, (P-1)/(m+P-1) = 3/11 = 27.27%" in app.readout.object
     assert "agree" in app.readout.object
     ops, bubbles, bars, _ = sources(app)
     res = run(Config("1f1b", 4, 8))
@@ -42,84 +42,101 @@ def test_changing_parameters_updates_sources_and_readouts(app):
     assert np.array_equal(ops["right"], res.timeline.end)
     assert np.array_equal(bubbles["right"], res.metrics.bubbles[2])
     assert bars["peak"].tolist() == [6, 5, 4, 3, 2, 1]
-    assert "29.41% simulated, (P-1)/(m+P-1) = 5/17 = 29.41%" in app.readout.object
+    assert "29.41% simulated</b>, (P-1)/(m+P-1) = 5/17 = 29.41%" in app.readout.object
     assert app.figures.x_range.end == pytest.approx(res.metrics.makespan * 1.01)
     assert app.figures.y_range.start == 5.5 and app.figures.y_range.end == -0.5
-    assert app.figures.timeline.yaxis.ticker.ticks == list(range(6))
+    assert app.figures.models["rank_ticker"].ticks == list(range(6))
 
 
 @pytest.mark.parametrize("schedule,V,expected", [
-    ("interleaved", 2, "15.79% simulated, (P-1)/(mV+P-1) = 3/19 = 15.79%"),
+    ("interleaved", 2, "15.79% simulated</b>, (P-1)/(mV+P-1) = 3/19 = 15.79%"),
     ("zb-h1", 1, "11.11% simulated"),
     ("zb-v", 2, "5.88% simulated"),
 ])
 def test_every_schedule_reads_out_its_closed_form(app, schedule, V, expected):
     app.param.update(schedule=schedule, V=V)
     assert expected in app.readout.object
-    assert len(app.figures.ops.data["left"]) == run(Config(schedule, 4, 8, V)).order.n_ops
+    assert len(app.figures.sources["ops"].data["left"]) == run(Config(schedule, 4, 8, V)).order.n_ops
 
 
 def test_split_backward_bars_are_stacked(app):
     app.schedule = "zb-h1"
-    bars = app.figures.bars.data
+    bars = app.figures.sources["bars"].data
     assert bars["b"].tolist() == [4, 3, 2, 1]  # awaiting B
     assert bars["w_only"].tolist() == [0, 1, 2, 3]  # awaiting W only
-    assert app.figures.w_only_renderer.visible
+    assert app.figures.models["w_only"].visible
 
 
-def test_unit_toggle(app):
+def test_unit_toggle_redraws_without_running_the_engine(app, monkeypatch):
     app.param.update(schedule="interleaved", P=8, m=16, V=2)
-    assert app.figures.bars.data["peak"][0] == 11.5
+    assert app.figures.sources["bars"].data["peak"][0] == 11.5
+    import pipeviz.app as module
+    monkeypatch.setattr(module, "run_cached", lambda cfg: pytest.fail("the engine ran for a unit change"))
     app.unit = "chunks"
-    assert app.figures.bars.data["peak"].tolist() == [23, 21, 19, 17, 15, 13, 11, 9]
+    assert app.figures.sources["bars"].data["peak"].tolist() == [23, 21, 19, 17, 15, 13, 11, 9]
 
 
 def test_chunks_get_their_own_shade(app):
     app.param.update(schedule="interleaved", V=2)
-    ops = app.figures.ops.data
-    colors = set(ops["color"].tolist())
-    assert colors == {0.0, 1.0, data.MAX_CHUNKS + 0.0, data.MAX_CHUNKS + 1.0}  # F and B, chunks 0 and 1
+    colors = set(app.figures.sources["ops"].data["color"].tolist())
+    assert colors == {0.0, 1.0, MAX_CHUNKS + 0.0, MAX_CHUNKS + 1.0}  # F and B, chunks 0 and 1
     palette = app.figures.op_colors.palette
-    assert palette[0] != palette[1] and len(set(palette[i] for i in (0, data.MAX_CHUNKS, 2 * data.MAX_CHUNKS))) == 3
+    assert palette[0] != palette[1] and len({palette[i] for i in (0, MAX_CHUNKS, 2 * MAX_CHUNKS)}) == 3
 
 
-def test_switching_to_a_fixed_v_schedule_snaps_v(app):
+def test_switching_to_a_fixed_v_schedule_snaps_v_and_refreshes_once(app, monkeypatch):
     app.param.update(schedule="interleaved", V=3)
+    calls = []
+    refresh = app._refresh
+    monkeypatch.setattr(app, "_refresh", lambda changed: (calls.append(changed), refresh(changed)))
     app.schedule = "zb-v"
+    assert len(calls) == 1
     assert app.V == 2
     assert app.notice.visible and "V set to 2" in app.notice.object
     assert "5.88% simulated" in app.readout.object
 
 
-@pytest.mark.parametrize("change,fragment", [
-    (dict(V=2), "V must be 1"),  # 1f1b with V > 1
-    (dict(schedule="interleaved", V=2, m=9), "8 or 10"),  # an m interleaved cannot take
-])
-def test_invalid_combination_keeps_last_chart_and_says_what_is_valid(app, change, fragment):
-    before = app.figures.ops.data["right"].copy()
-    readout = app.readout.object
-    app.param.update(**change)
-    assert app.notice.visible
-    assert fragment in app.notice.object.replace("\\", "")
-    if "schedule" not in change:
-        assert np.array_equal(app.figures.ops.data["right"], before)
-        assert app.readout.object == readout
-    # ... and the app keeps working once the input is valid again.
-    app.param.update(V=1 if "schedule" not in change else 2, m=8)
-    assert not app.notice.visible
+def test_v_above_one_on_1f1b_moves_to_interleaved(app):
+    """The article's step: drag V to 2 from the default view."""
+    app.V = 2
+    assert (app.schedule, app.V) == ("interleaved", 2)
+    assert "15.79% simulated</b>, (P-1)/(mV+P-1) = 3/19 = 15.79%" in app.readout.object
+    assert "Not valid" not in app.notice.object
+    assert "V = 2 runs interleaved 1F1B" in app.notice.object
+    app.V = 1  # back: interleaved at V = 1 is 1F1B, and says so
+    assert app.schedule == "interleaved"
+    assert "27.27% simulated" in app.readout.object
+    assert "these are 1F1B&#x27;s order and numbers" in app.notice.object
 
 
-def test_zb_v_with_other_v_is_refused(app):
-    app.schedule = "zb-v"
+def test_gpipe_keeps_v_one(app):
+    app.schedule = "gpipe"
     app.V = 3
-    assert "V must be 2" in app.notice.object
+    assert app.V == 1 and "V stays 1" in app.notice.object
+
+
+def test_interleaved_m_snaps_to_what_megatron_accepts(app):
+    app.param.update(schedule="interleaved", V=2)
+    app.m = 3  # below P = 4
+    assert app.m == 4
+    assert "Megatron&#x27;s interleaved order needs at least P micro-batches" in app.notice.object
+    assert "m set to 4" in app.notice.object
+    res = run(Config("interleaved", 4, 4, 2))
+    assert np.array_equal(app.figures.sources["ops"].data["right"], res.timeline.end)
+
+
+def test_notes_go_at_the_next_change(app):
+    app.V = 2
+    assert app.notice.visible
+    app.m = 12
+    assert not app.notice.visible
 
 
 def test_profiled_gpt_preset_explains_difference(app):
     app.apply_preset("gpt")
     assert (app.P, app.m, app.tf, app.tb, app.tw, app.comm) == (8, 24, 18.5, 18.1, 9.3, 0.6)
     res = run(Config("1f1b", 8, 24, 1, Costs(18.5, 18.1, 9.3, 0.6)))
-    assert np.array_equal(app.figures.ops.data["right"], res.timeline.end)
+    assert np.array_equal(app.figures.sources["ops"].data["right"], res.timeline.end)
     assert "differ" in app.readout.object and "comm = 0.6" in app.readout.object
     app.apply_preset("article")
     assert "3/11" in app.readout.object
@@ -127,18 +144,25 @@ def test_profiled_gpt_preset_explains_difference(app):
 
 def test_comparison_table_has_every_schedule_and_marks_the_current(app):
     html = app.table.object
-    for title in ("GPipe", "1F1B", "Interleaved 1F1B (V=2)", "ZB-H1", "ZB-H2", "ZB-V (V=2)"):
+    for title in ("GPipe", "1F1B", "Interleaved 1F1B", "ZB-H1", "ZB-H2", "ZB-V (V=2)"):
         assert title in html
-    assert '<tr class="pv-current" data-schedule="1f1b">' in html
+    assert '<tr class="pv-current" aria-current="true" data-schedule="1f1b">' in html
     app.schedule = "zb-h2"
-    assert '<tr class="pv-current" data-schedule="zb-h2">' in app.table.object
+    assert '<tr class="pv-current" aria-current="true" data-schedule="zb-h2">' in app.table.object
+
+
+def test_table_rows_use_the_current_v():
+    app = Explorer(schedule="interleaved", V=1)
+    assert "Interleaved 1F1B (V=" not in app.table.object  # V = 1: no V label
+    app.V = 3
+    assert "Interleaved 1F1B (V=3)" in app.table.object
 
 
 def test_sessions_are_independent():
     a, b = Explorer(), Explorer()
     a.P = 7
-    assert b.P == 4 and len(b.figures.ops.data["left"]) == 64
-    assert a.figures.ops is not b.figures.ops
+    assert b.P == 4 and len(b.figures.sources["ops"].data["left"]) == 64
+    assert a.figures.sources["ops"] is not b.figures.sources["ops"]
 
 
 def test_steady_state_bubble_is_labelled_where_it_differs(app):
@@ -146,3 +170,29 @@ def test_steady_state_bubble_is_labelled_where_it_differs(app):
     assert "steady-state bubble" in app.readout.object
     app.schedule = "1f1b"
     assert "steady-state bubble" not in app.readout.object
+
+
+def test_url_values_are_notes_in_plain_text(app):
+    app.apply_query("?schedule=http://3232235777/login&P=~~struck~~&m=<b>9</b>")
+    html = app.notice.object
+    assert "<b>9</b>" not in html and "&lt;b&gt;9&lt;/b&gt;" in html
+    assert "<a" not in html and "<del" not in html and "<s>" not in html
+    assert "~~struck~~" in html
+
+
+def test_chinese_readout(app):
+    app.lang = "zh"
+    assert "气泡占比（单次迭代）" in app.readout.object
+    assert "模拟 27.27%" in app.readout.object
+
+
+def test_live_slider_skips_panels_debounce():
+    """LiveSlider relies on Panel's private `_priority_changes`: a change listed there
+    is scheduled at once, any other waits `_debounce` ms. Pin that Panel still does so."""
+    import inspect
+
+    from panel.reactive import Syncable
+
+    source = inspect.getsource(Syncable._server_change)
+    assert "self._priority_changes" in source and "self._debounce" in source
+    assert LiveSlider._priority_changes == ["value"]

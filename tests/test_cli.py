@@ -23,6 +23,8 @@ def test_export_json_matches_spec_example():
         "stage_to_rank": [0, 1, 2, 3],
     }
     assert d["ops"][0] == {"rank": 0, "kind": "F", "mb": 0, "stage": 0, "start": 0.0, "end": 1.0}
+    assert d["ops"][3 + 1] == {"rank": 0, "kind": "B", "mb": 0, "stage": 0, "start": 10.0, "end": 12.0,
+                               "backward": "full"}
     assert len(d["ops"]) == 4 * 8 * 2
     ranks = [op["rank"] for op in d["ops"]]
     assert ranks == sorted(ranks)  # each rank's ops in its execution order, rank 0 first
@@ -51,7 +53,8 @@ def test_export_csv_one_row_per_op():
     p = cli("export", "-s", "interleaved", "-P", "4", "-m", "8", "-V", "2", "--format", "csv")
     rows = list(csv.DictReader(io.StringIO(p.stdout)))
     assert len(rows) == 4 * 8 * 2 * 2
-    assert rows[0] == {"rank": "0", "kind": "F", "mb": "0", "stage": "0", "chunk": "0", "start": "0.0", "end": "0.5"}
+    assert rows[0] == {"rank": "0", "kind": "F", "mb": "0", "stage": "0", "chunk": "0", "start": "0.0", "end": "0.5",
+                       "mb2": "", "stage2": ""}
     assert max(float(r["end"]) for r in rows) == 28.5
 
 
@@ -90,12 +93,17 @@ def test_help_explains_every_flag():
 
 @pytest.mark.parametrize("args,fragment", [
     (["export", "-s", "1f1b", "-V", "2"], "V must be 1"),
-    (["export", "-s", "interleaved", "-P", "4", "-m", "9", "-V", "2"], "8 or 10"),
+    (["export", "-s", "interleaved", "-P", "4", "-m", "3", "-V", "2"], "use m >= 4, or V = 1"),
+    (["export", "-s", "interleaved", "-P", "4", "-m", "9", "-V", "2", "-G", "4"], "last group of 1"),
     (["export", "-s", "zb-v", "-V", "3"], "V must be 2"),
     (["export", "-P", "abc"], "P must be a whole number >= 1, got 'abc'"),
     (["export", "-m", "0"], "m must be a whole number >= 1, got 0"),
-    (["export", "--tf", "nan"], "tf must be a number > 0"),
-    (["export", "--comm", "-1"], "comm must be a number >= 0"),
+    (["export", "--tf", "nan"], "tf must be a number between 1e-06 and 1e+06"),
+    (["export", "--comm", "-1"], "comm must be 0 or a number between"),
+    (["show", "--tf", "1e308", "--tb", "1e308"], "tf must be a number between"),
+    (["show", "--tf", "5e-324", "--tb", "5e-324", "--tw", "0"], "tf must be a number between"),
+    (["show", "-P", "1000000000000000000000000000000"], "use a smaller P or V"),
+    (["export", "-o", "/dev/full"], "cannot write /dev/full"),
     (["export", "--format", "xml"], "invalid choice: 'xml'"),
     (["export", "-s", "nope"], "choose one of gpipe, 1f1b"),
     (["export", "-P", "64", "-m", "100000"], "times quickly"),

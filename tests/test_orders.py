@@ -1,6 +1,8 @@
 """Each generator emits the libraries' order, op for op (checked against per-op
 reference implementations in reference_orders.py)."""
 
+from pathlib import Path
+
 import pytest
 import reference_orders as ref
 
@@ -8,10 +10,14 @@ from pipeviz import Config, ConfigError
 from pipeviz.registry import SCHEDULES
 from pipeviz.schedules.interleaved import group_size
 
+ORDERS = Path(__file__).resolve().parent / "data" / "orders"  # written by PyTorch 2.13 (SPEC.md)
 
-def ranks(cfg):
+
+def ranks(cfg, split_as="B"):
+    """Each rank's ops; the references write a split schedule's input-gradient
+    backward as B (the paper's name), pipeviz as I (PyTorch's)."""
     order = SCHEDULES[cfg.schedule].generate(cfg)
-    return [order.rank_ops(r) for r in range(cfg.P)]
+    return [[(split_as if op[0] == "I" else op[0], *op[1:]) for op in order.rank_ops(r)] for r in range(cfg.P)]
 
 
 @pytest.mark.parametrize("P", range(1, 9))
@@ -31,13 +37,16 @@ def test_gpipe_order(P):
 @pytest.mark.parametrize("V", range(2, 5))
 def test_interleaved_order_is_megatrons(P, V):
     for m in range(1, 4 * P + 1):
-        G = ref.pytorch_group_size(P, m)
-        if G is None:
-            with pytest.raises(ConfigError):
+        if m < P:  # Megatron-core accepts no group size G < P
+            with pytest.raises(ConfigError, match="at least P micro-batches"):
                 ranks(Config("interleaved", P, m, V))
             continue
+        G = ref.smallest_megatron_group(P, m)
         if m % P == 0:
-            assert G == P
+            assert G == P  # Megatron's default
+        if ref.pytorch_group_size(P, m) is not None:
+            assert G == ref.pytorch_group_size(P, m)  # PyTorch's rule, where it accepts m
+        assert group_size(P, m, None) == G
         assert ranks(Config("interleaved", P, m, V)) == [ref.megatron_interleaved(P, m, V, G, r) for r in range(P)]
 
 
@@ -59,9 +68,9 @@ def test_interleaved_rejects_what_megatron_rejects(P, m, G, fragment):
         group_size(P, m, G)
 
 
-def test_interleaved_pytorch_rule_message_names_nearest_valid_m():
-    with pytest.raises(ConfigError, match="8 or 10"):
-        group_size(4, 9, None)
+def test_interleaved_message_names_megatrons_rule():
+    with pytest.raises(ConfigError, match="Megatron's interleaved order needs at least P micro-batches"):
+        group_size(4, 3, None)
 
 
 def test_interleaved_v1_is_1f1b():
@@ -85,6 +94,16 @@ def test_zb_h2_order_is_the_greedy_rule(P):
 def test_zb_v_order(P):
     for m in range(1, 4 * P + 2):
         assert ranks(Config("zb-v", P, m, 2)) == [ref.zb_v(P, m, r) for r in range(P)], (P, m)
+
+
+@pytest.mark.parametrize("name,schedule", [
+    ("torch-Interleaved1F1B-P4-m8-V2.txt", Config("interleaved", 4, 8, 2)),
+    ("torch-ZBVZeroBubble-P4-m8-V2.txt", Config("zb-v", 4, 8, 2)),
+])
+def test_orders_equal_pytorchs_own(name, schedule):
+    """PyTorch 2.13's schedule classes wrote these orders; pipeviz writes the same."""
+    text = "\n".join(line for line in (ORDERS / name).read_text().splitlines() if not line.startswith("#"))
+    assert SCHEDULES[schedule.schedule].generate(schedule).to_text() == text
 
 
 def test_zb_v_placement():

@@ -1,2 +1,2 @@
-"""The rendering layer: engine results to Bokeh figures. The only place (with
-`pipeviz.app`) that imports bokeh."""
+"""The rendering layer: figure views to Bokeh figures, and the page's style. The
+only place (with `pipeviz.app` and `pipeviz.page`) that imports bokeh."""

@@ -7,11 +7,13 @@ import numpy as np
 from ..closed_form import ClosedForm, fill_drain
 from ..config import Config
 from ..order import B, F, Order, OrderBuilder, loop_placement
+from ..schedule import Schedule
+from ..text import strings
 
 
 def generate(cfg: Config) -> Order:
     P, m = cfg.P, cfg.m
-    order = OrderBuilder(P, m, loop_placement(P, 1), split_backward=False)
+    order = OrderBuilder(P, m, loop_placement(P, 1))
     r, i = order.steps(m)  # Step 1: m forwards, in micro-batch order
     order.emit(r, (F, i, r))
     r, i = order.steps(m)  # Step 2: m backwards, in micro-batch order
@@ -22,3 +24,17 @@ def generate(cfg: Config) -> Order:
 def closed_form(cfg: Config) -> ClosedForm:
     # Every rank holds all m activations when its first backward starts.
     return fill_drain(cfg.P, cfg.m, 1, cfg.costs, peak=np.full(cfg.P, cfg.m))
+
+
+ENTRY = Schedule(
+    name="gpipe", position=10, placement="loop", fixed_V=1, ops_per_chunk=2,
+    generate=generate, closed_form=closed_form,
+)
+
+strings({
+    "sched.gpipe.title": ("GPipe", "GPipe"),
+    "sched.gpipe.summary": (
+        "all forwards, then all backwards: every rank holds all m activations",
+        "先做完全部前向，再做全部反向：每个 rank 都要攒着全部 m 份激活",
+    ),
+})

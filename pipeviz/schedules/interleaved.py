@@ -4,6 +4,12 @@ Each rank holds V chunks (stage s on rank s mod P). The forward order of
 (micro-batch, chunk) pairs is one table shared by every rank: micro-batches in
 groups of G; within a group chunk 0 for each micro-batch, then chunk 1, ... The k-th
 backward takes the k-th table entry with its chunk reversed (V-1-c).
+
+Megatron-core accepts a group size G with P <= G <= m whose last group, m mod G, is
+0 or at least P. Its default is G = P, which needs P to divide m; for other m
+pipeviz takes the smallest G Megatron accepts, which exists for every m >= P and is
+the G of PyTorch's ScheduleInterleaved1F1B wherever PyTorch accepts m
+(tests/test_orders.py checks both). With V = 1 the order is 1F1B's.
 """
 
 from __future__ import annotations
@@ -14,45 +20,26 @@ from ..closed_form import ClosedForm, fill_drain
 from ..config import Config
 from ..errors import ConfigError
 from ..order import B, F, Order, OrderBuilder, loop_placement
+from ..schedule import Schedule
+from ..text import strings
 from . import one_f_one_b
 
 
-def _pytorch_rounds(P: int, m: int) -> int:
-    return max(1, m // P)
-
-
-def _pytorch_accepts(P: int, m: int) -> bool:
-    return m % _pytorch_rounds(P, m) == 0
-
-
-def _nearest(m: int, ok) -> str:
-    """The nearest m on each side that `ok` accepts, as 'a or b'."""
-    below = next((k for k in range(m - 1, 0, -1) if ok(k)), None)
-    above = next(k for k in range(m + 1, 4 * m + 8) if ok(k))
-    return f"{below} or {above}" if below else f"{above}"
+def megatron_accepts(P: int, m: int, G: int) -> bool:
+    return P <= G <= m and not 0 < m % G < P
 
 
 def group_size(P: int, m: int, G: int | None) -> int:
-    """Micro-batches per group. Default: P when P divides m, else PyTorch's rule
-    (rounds = max(1, m // P), G = m / rounds). An explicit G follows Megatron-core."""
+    """Micro-batches per group: G as given (Megatron-core's limits apply), or the
+    smallest G Megatron-core accepts (P when P divides m)."""
     if G is None:
-        if m % P == 0:
-            return P
-        if not _pytorch_accepts(P, m):
-            rounds = _pytorch_rounds(P, m)
-            raise ConfigError(
-                f"interleaved with P={P} cannot split m={m} micro-batches into {rounds} equal rounds "
-                f"(PyTorch's rule, rounds = max(1, m//P)); use a multiple of P, or a valid m such as "
-                f"{_nearest(m, lambda k: _pytorch_accepts(P, k))}"
-            )
-        return m // _pytorch_rounds(P, m)
+        if m < P:
+            raise ConfigError("interleaved.m_below_P", P=P, m=m)
+        return next(g for g in range(P, m + 1) if megatron_accepts(P, m, g))
     if not P <= G <= m:
-        raise ConfigError(f"interleaved group size G must satisfy P <= G <= m, here {P} <= G <= {m}; got G={G}")
+        raise ConfigError("interleaved.G_range", P=P, m=m, G=G)
     if 0 < m % G < P:
-        raise ConfigError(
-            f"interleaved G={G} leaves a last group of {m % G} micro-batches, fewer than P={P} "
-            f"(Megatron-core rejects it); use a G that divides m={m} or leaves at least {P}"
-        )
+        raise ConfigError("interleaved.G_last", G=G, rest=m % G, P=P, m=m)
     return G
 
 
@@ -87,7 +74,7 @@ def generate(cfg: Config) -> Order:
     if V == 1:  # one chunk per rank: Megatron runs plain 1F1B
         return one_f_one_b.generate(cfg)
     G = group_size(P, m, cfg.G)
-    order = OrderBuilder(P, m, loop_placement(P, V), split_backward=False)
+    order = OrderBuilder(P, m, loop_placement(P, V))
     f_mb, f_chunk = forward_table(m, V, G)
     total = m * V
     w = warmup(P, m, V, G, np.arange(P))
@@ -115,11 +102,34 @@ def closed_form(cfg: Config) -> ClosedForm:
     G = group_size(P, m, cfg.G)
     # Peak: the warm-up forwards plus the first steady one, capped at all mV chunks.
     peak = np.minimum(warmup(P, m, V, G, np.arange(P)) + 1, m * V)
-    caveat = ""
-    if m < P:  # PyTorch's rule gives G = m < P, an order Megatron-core would reject
-        caveat = (
-            f"with m = {m} < P = {P}, a micro-batch comes back to a rank for its next chunk before "
-            "the pipeline has filled, so ranks also idle between chunks; the closed form (exact for "
-            "m >= P, Megatron-core's range) leaves that out"
-        )
-    return fill_drain(P, m, V, cfg.costs, peak=peak, order_caveat=caveat)
+    return fill_drain(P, m, V, cfg.costs, peak=peak)
+
+
+ENTRY = Schedule(
+    name="interleaved", position=30, placement="loop", fixed_V=None, ops_per_chunk=2,
+    generate=generate, closed_form=closed_form, check=check, takes_G=True,
+)
+
+strings({
+    "sched.interleaved.title": ("Interleaved 1F1B", "Interleaved 1F1B"),
+    "sched.interleaved.summary": (
+        "V chunks per rank (Megatron's order): the fill shrinks V-fold, warm-up memory grows",
+        "每个 rank 放 V 个虚拟段（Megatron 的顺序）：灌满时间缩到 1/V，warmup 攒的激活变多",
+    ),
+    "interleaved.m_below_P": (
+        "Megatron's interleaved order needs at least P micro-batches (its group size G must satisfy "
+        "P <= G <= m); here m={m} < P={P}: use m >= {P}, or V = 1",
+        "Megatron 的 interleaved 顺序至少要 P 个微批次（分组大小 G 须满足 P <= G <= m）；"
+        "这里 m={m} < P={P}：请用 m >= {P}，或 V = 1",
+    ),
+    "interleaved.G_range": (
+        "interleaved group size G must satisfy P <= G <= m, here {P} <= G <= {m}; got G={G}",
+        "interleaved 的分组大小 G 须满足 P <= G <= m，这里是 {P} <= G <= {m}；实际 G={G}",
+    ),
+    "interleaved.G_last": (
+        "interleaved G={G} leaves a last group of {rest} micro-batches, fewer than P={P} "
+        "(Megatron-core rejects it); use a G that divides m={m} or leaves at least {P}",
+        "interleaved 的 G={G} 会留下只有 {rest} 个微批次的最后一组，少于 P={P}（Megatron-core 不接受）；"
+        "请用能整除 m={m} 的 G，或让最后一组至少有 {P} 个",
+    ),
+})

@@ -11,6 +11,8 @@ import numpy as np
 from ..closed_form import ClosedForm, fill_drain
 from ..config import Config
 from ..order import B, F, Order, OrderBuilder, loop_placement
+from ..schedule import Schedule
+from ..text import strings
 
 
 def warmup(P: int, m: int, r: np.ndarray | int):
@@ -19,7 +21,7 @@ def warmup(P: int, m: int, r: np.ndarray | int):
 
 def generate(cfg: Config) -> Order:
     P, m = cfg.P, cfg.m
-    order = OrderBuilder(P, m, loop_placement(P, 1), split_backward=False)
+    order = OrderBuilder(P, m, loop_placement(P, 1))
     w = warmup(P, m, np.arange(P))
     r, i = order.steps(w)  # Step 1: w_r = min(P-1-r, m) warm-up forwards
     order.emit(r, (F, i, r))
@@ -37,3 +39,17 @@ def peak_inflight(P: int, m: int) -> np.ndarray:
 
 def closed_form(cfg: Config) -> ClosedForm:
     return fill_drain(cfg.P, cfg.m, 1, cfg.costs, peak=peak_inflight(cfg.P, cfg.m))
+
+
+ENTRY = Schedule(
+    name="1f1b", position=20, placement="loop", fixed_V=1, ops_per_chunk=2,
+    generate=generate, closed_form=closed_form,
+)
+
+strings({
+    "sched.1f1b.title": ("1F1B", "1F1B"),
+    "sched.1f1b.summary": (
+        "warm-up, then one forward and one backward: at most P-r activations on rank r",
+        "先 warmup，之后一个前向接一个反向：rank r 最多攒 P-r 份激活",
+    ),
+})

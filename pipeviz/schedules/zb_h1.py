@@ -1,8 +1,8 @@
 """ZB-H1 (Qi et al., Zero Bubble Pipeline Parallelism, ICLR 2024).
 
-1F1B with each backward split into B (input gradient) and W (weight gradient). Rank r
-lets up to r W's wait, so its W's fill the bubble 1F1B leaves on that rank while the
-peak in-flight memory stays 1F1B's (P on rank 0).
+1F1B with each backward split into I (input gradient, the paper's B) and W (weight
+gradient). Rank r lets up to r W's wait, so its W's fill the bubble 1F1B leaves on
+that rank while the peak in-flight memory stays 1F1B's (P on rank 0).
 """
 
 from __future__ import annotations
@@ -11,13 +11,15 @@ import numpy as np
 
 from ..closed_form import ClosedForm, comm_caveat, cost_fractions, idle_fraction
 from ..config import Config
-from ..order import B, F, Order, OrderBuilder, W, loop_placement
+from ..order import F, I, Order, OrderBuilder, W, loop_placement
+from ..schedule import Schedule
+from ..text import msg, strings
 from . import one_f_one_b
 
 
 def generate(cfg: Config) -> Order:
     P, m = cfg.P, cfg.m
-    order = OrderBuilder(P, m, loop_placement(P, 1), split_backward=True)
+    order = OrderBuilder(P, m, loop_placement(P, 1))
     w = one_f_one_b.warmup(P, m, np.arange(P))
     steady = m - w
     held = np.minimum(np.arange(P), steady)  # steady steps whose W waits: rank r lets r W's wait
@@ -26,12 +28,12 @@ def generate(cfg: Config) -> Order:
     r, i = order.steps(w)  # Step 1: w_r = min(P-1-r, m) warm-up forwards, as 1F1B
     order.emit(r, (F, i, r))
     r, i = order.steps(held)  # Step 2a: the first r steady steps: F(w+i), B(i); the W waits
-    order.emit(r, (F, w[r] + i, r), (B, i, r))
+    order.emit(r, (F, w[r] + i, r), (I, i, r))
     r, i = order.steps(first_w)  # Step 2b: the other steady steps also run the oldest W
     i = held[r] + i
-    order.emit(r, (F, w[r] + i, r), (B, i, r), (W, i - r, r))
+    order.emit(r, (F, w[r] + i, r), (I, i, r), (W, i - r, r))
     r, j = order.steps(w)  # Step 3: cool-down, w_r steps of B, then the oldest pending W
-    order.emit(r, (B, steady[r] + j, r), (W, first_w[r] + j, r))
+    order.emit(r, (I, steady[r] + j, r), (W, first_w[r] + j, r))
     r, j = order.steps(held)  # Step 4: the r W's still pending, oldest first
     order.emit(r, (W, first_w[r] + w[r] + j, r))
     return order.build()
@@ -45,28 +47,46 @@ def closed_form(cfg: Config) -> ClosedForm:
     # idles (P-1)(t_f + t_b - t_w), a third of 1F1B's at equal costs.
     bubble = idle_fraction((P - 1) * (tf + tb - tw), m * (tf + tb + tw))
     caveat = comm_caveat(costs)
-    if not caveat and m < P:
-        caveat = (
-            f"with m = {m} < P = {P} the steady state never starts, so too few W's are pending "
-            "to fill the drain; the closed form holds for m >= P"
-        )
-    if not caveat and tw > min(tf, tb):
-        caveat = (
-            f"t_w = {costs.tw:g} is more than t_f = {costs.tf:g} or t_b = {costs.tb:g}: a W no longer "
-            "fits in the wait it fills, so the W's push the cool-down out; the closed form holds for "
-            "t_w <= min(t_f, t_b)"
-        )
+    if caveat is None and m < P:
+        caveat = msg("zb-h1.few_m", m=m, P=P)
+    if caveat is None and tw > min(tf, tb):
+        caveat = msg("zb-h1.big_w", tw=costs.tw, tf=costs.tf, tb=costs.tb)
     total = np.minimum(P, m)  # counted until W: P-r awaiting B plus r awaiting W only
     awaiting_b = np.minimum(P - np.arange(P), m)
     return ClosedForm(
         bubble=bubble,
         bubble_formula="(P-1)(t_f+t_b-t_w) / (m(t_f+t_b+t_w) + (P-1)(t_f+t_b-t_w))",
-        bubble_exact=not caveat,
+        bubble_exact=caveat is None,
         caveat=caveat,
         steady_bubble=bubble,  # rank 0 runs from the first op to the last
-        steady_exact=not caveat,
+        steady_exact=caveat is None,
         peak_chunks=np.full(P, total, dtype=np.int64),
         peak_awaiting_b=awaiting_b,
         peak_awaiting_w=total - awaiting_b,
         p2p_per_microbatch=2 * (P - 1),
     )
+
+
+ENTRY = Schedule(
+    name="zb-h1", position=40, placement="loop", fixed_V=1, ops_per_chunk=3,
+    generate=generate, closed_form=closed_form,
+)
+
+strings({
+    "sched.zb-h1.title": ("ZB-H1", "ZB-H1"),
+    "sched.zb-h1.summary": (
+        "1F1B with W split off the backward: W's fill the drain at 1F1B's memory",
+        "1F1B 把 W 从反向里拆出来：W 填进排空阶段，显存与 1F1B 相同",
+    ),
+    "zb-h1.few_m": (
+        "with m = {m} < P = {P} the steady state never starts, so too few W's are pending to fill "
+        "the drain; the closed form holds for m >= P",
+        "m = {m} < P = {P} 时进不了稳态，攒下的 W 太少，填不满排空阶段；闭式公式在 m >= P 时成立",
+    ),
+    "zb-h1.big_w": (
+        "t_w = {tw} is more than t_f = {tf} or t_b = {tb}: a W no longer fits in the wait it fills, "
+        "so the W's push the cool-down out; the closed form holds for t_w <= min(t_f, t_b)",
+        "t_w = {tw} 大于 t_f = {tf} 或 t_b = {tb}：一个 W 塞不进它要填的等待，W 会把收尾推后；"
+        "闭式公式在 t_w <= min(t_f, t_b) 时成立",
+    ),
+})

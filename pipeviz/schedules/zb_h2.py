@@ -25,7 +25,9 @@ import numpy as np
 
 from ..closed_form import ClosedForm, cost_fractions, idle_fraction, uniform_caveat
 from ..config import Config
-from ..order import B, F, Order, OrderBuilder, W, loop_placement
+from ..order import F, I, Order, OrderBuilder, W, loop_placement
+from ..schedule import Schedule
+from ..text import msg, strings
 
 IDLE = -1
 
@@ -74,12 +76,13 @@ def _greedy(P: int, m: int) -> Order:
     # (P, steps) indicators; an op's micro-batch is how many of its kind ran before it.
     is_b, is_f, is_w = (np.array(x).T for x in (ran_b, ran_f, ran_w))
     kind = np.full(is_b.shape, IDLE, dtype=np.int8)
-    kind[is_b], kind[is_f], kind[is_w] = B, F, W
+    kind[is_b], kind[is_f], kind[is_w] = I, F, W
     mb = np.where(is_b, is_b.cumsum(1), np.where(is_f, is_f.cumsum(1), is_w.cumsum(1))) - 1
     r, t = np.nonzero(kind != IDLE)  # row-major: rank by rank, in time order
-    order = OrderBuilder(P, m, loop_placement(P, 1), split_backward=True)
+    order = OrderBuilder(P, m, loop_placement(P, 1))
     order.emit(r, (kind[r, t], mb[r, t], r))
     return order.build()
+
 
 def closed_form(cfg: Config) -> ClosedForm:
     P, m, costs = cfg.P, cfg.m, cfg.costs
@@ -92,22 +95,42 @@ def closed_form(cfg: Config) -> ClosedForm:
     # zero once t_w >= (t_f + t_b) / 2.
     steady = idle_fraction((P - 1) * (tf + tb - 2 * tw), work)
     caveat = uniform_caveat(costs)
-    if not caveat and m < P:
-        caveat = f"with m = {m} < P = {P} the pipeline never fills; the closed form holds for m >= P"
-    steady_caveat = caveat or (
-        f"m = {m} < 2P-1 = {2 * P - 1}: too few micro-batches to keep 2P-1 in flight" if m < 2 * P - 1 else ""
-    )
+    if caveat is None and m < P:
+        caveat = msg("zb-h2.few_m", m=m, P=P)
+    steady_caveat = caveat or (msg("zb-h2.few_steady", m=m, cap=2 * P - 1) if m < 2 * P - 1 else None)
     total = min(m, max_inflight(P))  # counted until W, on every rank
     awaiting_b = np.minimum(2 * (P - np.arange(P)) - 1, m)
     return ClosedForm(
         bubble=bubble,
         bubble_formula="(P-1)t_f / (m(t_f+t_b+t_w) + (P-1)t_f)",
-        bubble_exact=not caveat,
+        bubble_exact=caveat is None,
         caveat=caveat,
         steady_bubble=steady,
-        steady_exact=not steady_caveat,
+        steady_exact=steady_caveat is None,
         peak_chunks=np.full(P, total, dtype=np.int64),
         peak_awaiting_b=awaiting_b,
         peak_awaiting_w=total - awaiting_b,
         p2p_per_microbatch=2 * (P - 1),
     )
+
+
+ENTRY = Schedule(
+    name="zb-h2", position=50, placement="loop", fixed_V=1, ops_per_chunk=3,
+    generate=generate, closed_form=closed_form,
+)
+
+strings({
+    "sched.zb-h2.title": ("ZB-H2", "ZB-H2"),
+    "sched.zb-h2.summary": (
+        "up to 2P-1 micro-batches in flight: W's fill warm-up and drain, zero steady bubble",
+        "最多 2P-1 份在途激活：W 填满 warmup 和排空，稳态气泡为零",
+    ),
+    "zb-h2.few_m": (
+        "with m = {m} < P = {P} the pipeline never fills; the closed form holds for m >= P",
+        "m = {m} < P = {P} 时流水线灌不满；闭式公式在 m >= P 时成立",
+    ),
+    "zb-h2.few_steady": (
+        "m = {m} < 2P-1 = {cap}: too few micro-batches to keep 2P-1 in flight",
+        "m = {m} < 2P-1 = {cap}：微批次太少，攒不满 2P-1 份在途激活",
+    ),
+})

@@ -18,13 +18,15 @@ import numpy as np
 
 from ..closed_form import ClosedForm, cost_fractions, idle_fraction, uniform_caveat
 from ..config import Config
-from ..order import B, F, Order, OrderBuilder, W, v_placement
+from ..order import F, I, Order, OrderBuilder, W, v_placement
+from ..schedule import Schedule
+from ..text import msg, strings
 
 
 def generate(cfg: Config) -> Order:
     P, m = cfg.P, cfg.m
     n = max(m, 2 * P - 1)
-    order = OrderBuilder(P, m, v_placement(P), split_backward=True)
+    order = OrderBuilder(P, m, v_placement(P))
     rank = np.arange(P)
     s0, s1 = rank, 2 * P - 1 - rank  # chunk 0 and chunk 1 of rank r
     with_f0 = n - (2 * P - 1 - rank)  # steady steps that still have a chunk-0 forward
@@ -34,21 +36,21 @@ def generate(cfg: Config) -> Order:
     r, i = order.steps(rank)  # Step 2: r pairs (F1, F0): the first micro-batches turn at the bottom
     order.emit(r, (F, i, s1[r]), (F, 2 * (P - r) - 1 + i, s0[r]))
     r, i = order.steps(P - rank)  # Step 3: P-r triples (F1, B1, W1) on the way back up
-    order.emit(r, (F, r + i, s1[r]), (B, i, s1[r]), (W, i, s1[r]))
+    order.emit(r, (F, r + i, s1[r]), (I, i, s1[r]), (W, i, s1[r]))
     # Step 4: steady state, n-P steps of (F0, B0, W0, F1, B1, W1); the last P-r-1 steps
     # have no chunk-0 forward left.
     r, i = order.steps(with_f0)
     order.emit(
-        r, (F, 2 * P - 1 - r + i, s0[r]), (B, i, s0[r]), (W, i, s0[r]),
-        (F, P + i, s1[r]), (B, P - r + i, s1[r]), (W, P - r + i, s1[r]),
+        r, (F, 2 * P - 1 - r + i, s0[r]), (I, i, s0[r]), (W, i, s0[r]),
+        (F, P + i, s1[r]), (I, P - r + i, s1[r]), (W, P - r + i, s1[r]),
     )
     r, i = order.steps(P - 1 - rank)
     i = with_f0[r] + i
-    order.emit(r, (B, i, s0[r]), (W, i, s0[r]), (F, P + i, s1[r]), (B, P - r + i, s1[r]), (W, P - r + i, s1[r]))
+    order.emit(r, (I, i, s0[r]), (W, i, s0[r]), (F, P + i, s1[r]), (I, P - r + i, s1[r]), (W, P - r + i, s1[r]))
     r, i = order.steps(rank)  # Step 5: cool-down, r pairs (B0, B1)
-    order.emit(r, (B, n - P + i, s0[r]), (B, n - r + i, s1[r]))
+    order.emit(r, (I, n - P + i, s0[r]), (I, n - r + i, s1[r]))
     r, i = order.steps(P - rank)  # Step 6: P-r pairs (B0, W0)
-    order.emit(r, (B, n - P + r + i, s0[r]), (W, n - P + i, s0[r]))
+    order.emit(r, (I, n - P + r + i, s0[r]), (W, n - P + i, s0[r]))
     r, i = order.steps(rank)  # Step 7: the W's left: r of chunk 1, then r of chunk 0
     order.emit(r, (W, n - r + i, s1[r]))
     r, i = order.steps(rank)
@@ -64,11 +66,8 @@ def closed_form(cfg: Config) -> ClosedForm:
     # crossed P-1 half-size chunks, (P-1) t_f / 2. ZB-V meets it at equal costs.
     bubble = idle_fraction((P - 1) * tf / 2, work)
     caveat = uniform_caveat(costs)
-    if not caveat and m < 2 * P - 1:
-        caveat = (
-            f"m = {m} < 2P-1 = {2 * P - 1} micro-batches cannot fill the V; "
-            "the lower bound is met for m >= 2P-1"
-        )
+    if caveat is None and m < 2 * P - 1:
+        caveat = msg("zb-v.few_m", m=m, need=2 * P - 1)
     # Chunk 0's warm-up plus chunk 1's first forwards: 2P chunks (P micro-batches) on
     # every rank once m is large; with few micro-batches, all 2m chunks, or the m+1+r
     # that rank r has started before its first backward.
@@ -77,12 +76,30 @@ def closed_form(cfg: Config) -> ClosedForm:
     return ClosedForm(
         bubble=bubble,
         bubble_formula="(P-1)t_f/2 / (m(t_f+t_b+t_w) + (P-1)t_f/2)",
-        bubble_exact=not caveat,
+        bubble_exact=caveat is None,
         caveat=caveat,
         steady_bubble=Fraction(0),
-        steady_exact=not caveat,
+        steady_exact=caveat is None,
         peak_chunks=peak.astype(np.int64),
         peak_awaiting_b=peak.astype(np.int64),  # each W follows its B at once
         peak_awaiting_w=np.zeros(P, dtype=np.int64),
         p2p_per_microbatch=4 * (P - 1),  # 2P-1 boundaries, one of them inside rank P-1
     )
+
+
+ENTRY = Schedule(
+    name="zb-v", position=60, placement="v", fixed_V=2, ops_per_chunk=3,
+    generate=generate, closed_form=closed_form,
+)
+
+strings({
+    "sched.zb-v.title": ("ZB-V", "ZB-V"),
+    "sched.zb-v.summary": (
+        "two chunks per rank in a V: about zero bubble at about P micro-batches on every rank",
+        "每个 rank 按 V 形放两个块：气泡约为零，每个 rank 约攒 P 份激活",
+    ),
+    "zb-v.few_m": (
+        "m = {m} < 2P-1 = {need} micro-batches cannot fill the V; the lower bound is met for m >= 2P-1",
+        "m = {m} < 2P-1 = {need} 个微批次填不满这个 V；m >= 2P-1 时才能达到下界",
+    ),
+})

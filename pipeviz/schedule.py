@@ -1,0 +1,47 @@
+"""What a schedule module declares about itself: its `ENTRY`.
+
+Kept apart from `pipeviz.registry` (which imports every schedule module to collect
+the entries) so that a schedule module can be imported on its own.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from .closed_form import ClosedForm
+from .config import Config
+from .order import Order
+from .text import template
+
+
+@dataclass(frozen=True, kw_only=True)
+class Schedule:
+    name: str  # as used in the app, the CLI, URLs and exports
+    position: int  # where it sits in lists (the article's order)
+    placement: str  # "loop": stage s on rank s mod P; "v": rank r holds r and 2P-1-r
+    fixed_V: int | None  # the only V this schedule runs, or None for any V >= 1
+    ops_per_chunk: int  # ops per micro-batch and chunk: 2 (F, B) or 3 (F, I, W)
+    generate: Callable[[Config], Order]
+    closed_form: Callable[[Config], ClosedForm]
+    check: Callable[[Config], None] | None = None  # further constraints, raising ConfigError
+    takes_G: bool = False
+
+    def title(self, lang: str = "en") -> str:
+        return template(f"sched.{self.name}.title", lang)
+
+    def summary(self, lang: str = "en") -> str:
+        return template(f"sched.{self.name}.summary", lang)
+
+    def chunks_per_rank(self, V: int) -> int:
+        return self.fixed_V or V
+
+    def n_ops(self, cfg: Config) -> int:
+        return self.ops_per_chunk * self.chunks_per_rank(cfg.V) * cfg.m * cfg.P
+
+    def as_data(self) -> dict:
+        """What the standalone page needs to know (its strings travel in the table)."""
+        return {
+            "name": self.name, "placement": self.placement, "fixedV": self.fixed_V,
+            "opsPerChunk": self.ops_per_chunk, "takesG": self.takes_G,
+        }

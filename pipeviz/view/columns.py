@@ -1,0 +1,209 @@
+"""What each figure receives for one engine Result: numpy columns for its data
+sources, and the properties of its models (ranges, heights, palette, texts).
+
+`figure_view(res, unit, lang, plot_px)` returns {"sources": {name: columns},
+"props": {model name: {attribute: value}}}; `render.figures.Figures.apply` assigns
+it to the Bokeh models by name, and the standalone page does the same with the
+output of its JavaScript twin (static/columns.js).
+
+Bokeh sends numeric numpy columns as binary (about 1 ms at any size); lists and
+strings cost far more, so every column here is numeric except the few labels drawn
+inside boxes wide enough to hold them. Colours are indices into a colour mapper.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..engine import Result
+from ..order import EB, EF, FB
+from ..text import fill, strings, template
+from .palette import DISPLAY_KIND, MAX_CHUNKS, chunk_palette
+
+ROW = 0.38  # half the height of a rank's row of boxes, in rank units
+ROW_PX = 26  # timeline height per rank
+LABEL_PX_PER_CHAR = 7.5  # a micro-batch number is drawn when its box has room for it
+
+
+def chunk_of(res: Result) -> np.ndarray:
+    """(N,) index of each op's chunk within its rank, 0 .. chunks per rank - 1."""
+    order = res.order
+    if res.schedule.placement == "v":  # chunk 0 on the way down, chunk 1 on the way back
+        nth = (np.arange(order.S) >= order.P).astype(np.int64)
+    else:  # stage cP + r is chunk c of rank r
+        nth = np.arange(order.S) // order.P
+    encoder = (order.kind == EF) | (order.kind == EB)
+    return np.where(encoder, 0, nth[np.maximum(order.stage, 0)])
+
+
+def ops(res: Result) -> dict[str, np.ndarray]:
+    order, tl = res.order, res.timeline
+    rank = order.rank.astype(np.float64)
+    chunk = chunk_of(res)
+    kind = order.kind.astype(np.int32)
+    return {
+        "left": tl.start,
+        "right": tl.end,
+        "top": rank - ROW,
+        "bottom": rank + ROW,
+        "rank": order.rank,
+        "kind": kind,
+        "mb": order.mb,
+        "stage": order.stage,
+        "mb2": order.mb2,
+        "stage2": order.stage2,
+        "chunk": chunk,
+        "color": (DISPLAY_KIND[kind] * MAX_CHUNKS + chunk).astype(np.float64),
+    }
+
+
+def labels(res: Result, plot_px: float) -> dict:
+    """Micro-batch numbers, centred in the boxes that are wide enough at full view."""
+    order, tl = res.order, res.timeline
+    px_per_unit = plot_px / max(tl.makespan, 1e-12)
+    digits = 1 + sum((order.mb >= 10**k).astype(np.int64) for k in range(1, 7))  # exact, unlike log10
+    digits = digits + np.where(order.kind == FB, 1 + digits, 0)  # "3|1"
+    room = (tl.end - tl.start) * px_per_unit >= (digits + 1) * LABEL_PX_PER_CHAR
+    keep = np.flatnonzero(room)
+    text = [
+        f"{b}|{b2}" if k == FB else str(b)
+        for k, b, b2 in zip(order.kind[keep].tolist(), order.mb[keep].tolist(), order.mb2[keep].tolist())
+    ]
+    return {"x": (tl.start[keep] + tl.end[keep]) / 2, "y": order.rank[keep].astype(np.float64), "text": text}
+
+
+def bubbles(res: Result) -> dict[str, np.ndarray]:
+    rank, start, end = res.metrics.bubbles
+    r = rank.astype(np.float64)
+    return {"left": start, "right": end, "top": r - ROW, "bottom": r + ROW, "rank": rank, "length": end - start}
+
+
+def inflight_bars(res: Result, unit: str) -> dict[str, np.ndarray]:
+    """Peak in-flight per rank, stacked (awaiting B, then awaiting W only) where the
+    backward is split, with the closed-form value; in chunks or micro-batches."""
+    mt, th = res.metrics, res.theory
+    scale = 1.0 if unit == "chunks" else 1.0 / res.order.chunks_per_rank
+    peak = mt.peak_chunks * scale
+    held_b = (mt.peak_awaiting_b if mt.peak_awaiting_b is not None else mt.peak_chunks) * scale
+    P = res.config.P
+    return {
+        "rank": np.arange(P, dtype=np.float64),
+        "zero": np.zeros(P),
+        "b": held_b.astype(np.float64),
+        "peak": peak.astype(np.float64),
+        "w_only": (peak - held_b).astype(np.float64),
+        "theory": (th.peak_chunks * scale).astype(np.float64),
+    }
+
+
+def inflight_steps(res: Result) -> dict:
+    """Each rank's in-flight count over time as one step line (a multi_line path per
+    rank, which draws far faster than a segment per step): from (0, 0), hold each
+    value until the next change, then jump."""
+    steps = res.metrics.inflight
+    P = res.config.P
+    bounds = np.searchsorted(steps.rank, np.arange(1, P))  # steps are rank-major
+    xs, ys = [], []
+    for t, v in zip(np.split(steps.time, bounds), np.split(steps.value, bounds)):
+        t = np.concatenate([[0.0], t])
+        v = np.concatenate([[0.0], v.astype(np.float64)])
+        xs.append(np.repeat(t, 2)[1:])  # t0, t1, t1, t2, t2, ..., tk, tk
+        ys.append(np.repeat(v, 2)[:-1])  # v0, v0, v1, v1, ..., v(k-1), vk
+    return {"xs": xs, "ys": ys, "rank": np.arange(P, dtype=np.float64)}
+
+
+def timeline_height(P: int) -> int:
+    return max(160, min(620, 90 + ROW_PX * P))
+
+
+def props(res: Result, unit: str, lang: str) -> dict:
+    """The models' properties for `res`, by model name (see render.figures)."""
+    P = res.config.P
+    makespan = res.metrics.makespan
+    chunks = res.order.chunks_per_rank
+    pad = makespan * 0.01
+    height = timeline_height(P)
+    top = float(max(res.metrics.peak_chunks.max(), res.theory.peak_chunks.max()))
+    if unit != "chunks":
+        top /= chunks
+    in_flight = "axis.inflight_chunks" if chunks > 1 else "axis.inflight"
+    return {
+        "x_range": {"start": -pad, "end": makespan + pad, "reset_start": -pad, "reset_end": makespan + pad},
+        "y_range": {"start": P - 0.5, "end": -0.5, "reset_start": P - 0.5, "reset_end": -0.5},
+        "rank_ticker": {"ticks": list(range(P))},
+        "op_colors": {"palette": chunk_palette(chunks)},
+        "timeline": {"height": height},
+        "inflight": {"height": height},
+        "w_only": {"visible": res.order.has_w},
+        "bars_x_range": {"start": 0, "end": top * 1.15},
+        "bars_xaxis": {"axis_label": fill("axis.peak", lang, unit=template(f"choice.unit.{unit}", lang))},
+        "over_time_y_range": {"start": 0, "end": float(res.metrics.peak_chunks.max()) * 1.08 + 0.5},
+        "over_time_yaxis": {"axis_label": template(in_flight, lang)},
+        "rank_colors": {"high": max(P - 1, 1)},
+        **texts(lang),
+    }
+
+
+def texts(lang: str) -> dict:
+    """The figures' fixed words in `lang`."""
+    t = lambda key: template(key, lang)  # noqa: E731
+    kind_names = [t(f"kind.{k}") for k in ("F", "B", "I", "W", "FB", "EF", "EB")]
+    return {
+        "timeline_title": {"text": t("title.timeline")},
+        "inflight_title": {"text": t("title.inflight")},
+        "over_time_title": {"text": t("title.over_time")},
+        "timeline_xaxis": {"axis_label": t("axis.time")},
+        "over_time_xaxis": {"axis_label": t("axis.time")},
+        "rank_axis": {"axis_label": t("axis.rank")},
+        "kind_names": {"args": {"names": kind_names}},
+        "ops_hover": {"tooltips": [[t("hover.op"), "@kind{custom} · mb @mb"], [t("axis.rank"), "@rank"],
+                                   [t("hover.stage"), "@stage (" + t("hover.chunk") + " @chunk)"],
+                                   [t("axis.time"), "@left{0.[000]} → @right{0.[000]}"]]},
+        "bubbles_hover": {"tooltips": [[t("hover.idle"), "@length{0.[000]}"], [t("axis.rank"), "@rank"],
+                                       [t("axis.time"), "@left{0.[000]} → @right{0.[000]}"]]},
+        "bars_hover": {"tooltips": [[t("axis.rank"), "@rank"], [t("hover.peak"), "@peak{0.[00]}"],
+                                    [t("key.awaiting_b"), "@b{0.[00]}"], [t("key.awaiting_w"), "@w_only{0.[00]}"],
+                                    [t("key.closed_form"), "@theory{0.[00]}"]]},
+    }
+
+
+def figure_view(res: Result, unit: str = "micro-batches", lang: str = "en", plot_px: float = 816.0) -> dict:
+    return {
+        "sources": {
+            "ops": ops(res),
+            "labels": labels(res, plot_px),
+            "bubbles": bubbles(res),
+            "bars": inflight_bars(res, unit),
+            "steps": inflight_steps(res),
+        },
+        "props": props(res, unit, lang),
+    }
+
+
+strings({
+    "title.timeline": ("Timeline (hatched: idle)", "时间线（斜线阴影：气泡）"),
+    "title.inflight": ("Peak in-flight activations", "在途激活峰值"),
+    "title.over_time": ("In-flight activations over time (one line per rank, dark = rank 0)",
+                        "在途激活随时间变化（每个 rank 一条线，最深的是 rank 0）"),
+    "axis.time": ("time", "时间"),
+    "axis.rank": ("rank", "rank"),
+    "axis.peak": ("peak in flight ({unit})", "在途激活峰值（{unit}）"),
+    "axis.inflight": ("in flight", "在途激活"),
+    "axis.inflight_chunks": ("in flight (chunks)", "在途激活（块）"),
+    "kind.F": ("forward", "前向"),
+    "kind.B": ("backward", "反向"),
+    "kind.I": ("backward (input gradient)", "反向（对输入的梯度）"),
+    "kind.W": ("weight gradient (W)", "对权重的梯度（W）"),
+    "kind.FB": ("overlapped forward & backward", "重叠的前向与反向"),
+    "kind.EF": ("encoder forward", "编码器前向"),
+    "kind.EB": ("encoder backward", "编码器反向"),
+    "hover.op": ("op", "操作"),
+    "hover.stage": ("stage", "段"),
+    "hover.chunk": ("chunk", "块"),
+    "hover.idle": ("idle", "空闲"),
+    "hover.peak": ("peak", "峰值"),
+    "key.awaiting_b": ("awaiting B", "等待 B"),
+    "key.awaiting_w": ("awaiting W only", "只等 W"),
+    "key.in_flight": ("in flight", "在途"),
+    "key.closed_form": ("closed form", "闭式公式"),
+})

@@ -1,0 +1,194 @@
+"""The explorer's readouts: the bubble line, the summary, the bars' key and the
+comparison table, as HTML.
+
+Each readout is built in two steps, both twinned in static/readouts.js: `*_values`
+computes the numbers as text (the parity tests compare these), and `*_html` puts
+them into templates from the strings table (words, escaped arguments) and the
+layouts below (markup only). Everything that came from a user is escaped.
+"""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Callable
+
+from ..closed_form import fraction_text
+from ..config import Config
+from ..engine import Result
+from ..errors import ConfigError
+from ..registry import NAMES, SCHEDULES
+from ..text import Msg, fill, strings, template
+from .palette import KIND_COLORS, W_ONLY_COLOR
+
+# Markup with {slots} for HTML that is already built (never for raw text).
+LAYOUTS = {
+    "readout": (
+        '<div class="pv-readout"><div class="pv-bubble">{bubble}</div>'
+        '<div class="pv-verdict">{verdict}</div><div class="pv-summary">{summary}</div></div>'
+    ),
+    "verdict": '<span class="pv-{cls}">{text}</span>',
+    "sep": " · ",
+    "swatch": '<span class="pv-swatch" style="background:{color}"></span>',
+    "key": '<div class="pv-key">{items}</div>',
+    "table": (
+        '<div class="pv-table-box"><table class="pv-table"><thead><tr>{head}</tr></thead>'
+        "<tbody>{rows}</tbody></table></div>"
+    ),
+    "th": "<th>{text}</th>",
+    "row": '<tr{current} data-schedule="{name}">{cells}</tr>',
+    "td": "<td>{text}</td>",
+    "td_span": '<td colspan="{span}">{text}</td>',
+}
+
+
+def compose(layout: str, **parts: str) -> str:
+    """Put HTML parts into a layout (the parts are already escaped)."""
+    out = LAYOUTS[layout]
+    for k, v in parts.items():
+        out = out.replace("{" + k + "}", v)
+    return out
+
+
+def pct(x: float) -> str:
+    return f"{100 * x:.2f}%"
+
+
+def num(x: float) -> str:
+    return f"{x:.6g}"
+
+
+def closed_form_text(res: Result) -> str:
+    """'(P-1)/(m+P-1) = 3/11 = 27.27%'."""
+    th = res.theory
+    frac = fraction_text(th.bubble)
+    middle = f" = {frac}" if frac and "/" in frac else ""
+    return f"{th.bubble_formula}{middle} = {pct(float(th.bubble))}"
+
+
+def readout_values(res: Result) -> dict:
+    mt, th = res.metrics, res.theory
+    steady = abs(mt.steady_bubble_fraction - mt.bubble_fraction) > 1e-12
+    return {
+        "sim": pct(mt.bubble_fraction),
+        "closed": closed_form_text(res),
+        "agree": res.bubble_agrees,
+        "why": th.caveat,
+        "makespan": num(mt.makespan),
+        "steady": pct(mt.steady_bubble_fraction) if steady else None,
+        "peak_mb": num(mt.peak_microbatches[0]),
+        "peak_chunks": int(mt.peak_chunks[0]),
+        "chunks": res.order.chunks_per_rank,
+        "p2p_article": mt.p2p_article,
+        "p2p_total": mt.p2p_per_microbatch,
+    }
+
+
+def peak_text(v: dict, lang: str) -> str:
+    if v["chunks"] > 1:
+        return fill("ro.peak_mb_chunks", lang, mb=v["peak_mb"], chunks=v["peak_chunks"])
+    return fill("ro.peak_mb", lang, mb=v["peak_mb"])
+
+
+def readout_html(v: dict, lang: str = "en") -> str:
+    if v["agree"]:
+        verdict = compose("verdict", cls="agree", text=fill("ro.agree", lang, html=True))
+    else:
+        why = v["why"] if v["why"] is not None else Msg("ro.no_caveat")
+        verdict = compose("verdict", cls="differ", text=fill("ro.differ", lang, html=True, why=why))
+    summary = [fill("ro.makespan", lang, html=True, v=v["makespan"])]
+    if v["steady"] is not None:
+        summary.append(fill("ro.steady", lang, html=True, v=v["steady"]))
+    summary.append(fill("ro.peak", lang, html=True, v=peak_text(v, lang)))
+    summary.append(fill("ro.p2p", lang, html=True, article=v["p2p_article"], total=v["p2p_total"]))
+    return compose(
+        "readout",
+        bubble=fill("ro.bubble", lang, html=True, sim=v["sim"], closed=v["closed"]),
+        verdict=verdict,
+        summary=LAYOUTS["sep"].join(summary),
+    )
+
+
+def bars_key_html(has_w: bool, lang: str = "en") -> str:
+    """What the in-flight bars show, under them."""
+    def item(color: str, key: str) -> str:
+        return compose("swatch", color=color) + template(key, lang)
+
+    items = [item(KIND_COLORS[0], "key.awaiting_b"), item(W_ONLY_COLOR, "key.awaiting_w")] if has_w else [
+        item(KIND_COLORS[0], "key.in_flight")]
+    items.append("&#9671; " + template("key.closed_form", lang))
+    return compose("key", items=" &nbsp; ".join(items))
+
+
+def table_config(cfg: Config, name: str) -> Config:
+    """The row of `name` in the comparison table: the current P, m, V and costs,
+    with the schedule's own V where it has a fixed one."""
+    return Config(name, cfg.P, cfg.m, SCHEDULES[name].fixed_V or cfg.V, cfg.costs)
+
+
+def table_values(cfg: Config, run: Callable[[Config], Result]) -> list[dict]:
+    rows = []
+    for name in NAMES:
+        row_cfg = table_config(cfg, name)
+        row = {"name": name, "V": row_cfg.V, "current": name == cfg.schedule}
+        try:
+            res = run(row_cfg)
+        except ConfigError as e:
+            rows.append({**row, "error": e.msg})
+            continue
+        mt = res.metrics
+        rows.append({
+            **row, "error": None, "sim": pct(mt.bubble_fraction), "closed": closed_form_text(res),
+            "steady": pct(mt.steady_bubble_fraction), "peak_mb": num(mt.peak_microbatches[0]),
+            "peak_chunks": int(mt.peak_chunks[0]), "chunks": res.order.chunks_per_rank,
+            "p2p_article": mt.p2p_article, "p2p_total": mt.p2p_per_microbatch,
+        })
+    return rows
+
+
+TABLE_HEAD = ("tbl.schedule", "tbl.bubble", "tbl.closed", "tbl.steady", "tbl.peak", "tbl.p2p_article", "tbl.p2p_total")
+
+
+def table_html(rows: list[dict], lang: str = "en") -> str:
+    out = []
+    for row in rows:
+        label = template(f"sched.{row['name']}.title", lang) + (f" (V={row['V']})" if row["V"] > 1 else "")
+        cells = [compose("td", text=escape(label))]
+        if row["error"] is not None:
+            cells.append(compose("td_span", span=str(len(TABLE_HEAD) - 1), text=row["error"].html(lang)))
+        else:
+            peak = peak_text(row, lang)
+            for text in (row["sim"], row["closed"], row["steady"], peak, str(row["p2p_article"]), str(row["p2p_total"])):
+                cells.append(compose("td", text=escape(text)))
+        current = ' class="pv-current" aria-current="true"' if row["current"] else ""
+        out.append(compose("row", current=current, name=row["name"], cells="".join(cells)))
+    head = "".join(compose("th", text=template(k, lang)) for k in TABLE_HEAD)
+    return compose("table", head=head, rows="".join(out))
+
+
+strings({
+    "ro.bubble": ('Bubble (one iteration): <b class="pv-sim">{sim} simulated</b>, {closed}',
+                  '气泡占比（单次迭代）：<b class="pv-sim">模拟 {sim}</b>，{closed}'),
+    "ro.agree": ("simulation and closed form agree", "模拟值与闭式公式一致"),
+    "ro.differ": ("they differ: {why}", "两者不同：{why}"),
+    "ro.no_caveat": ("the closed form does not cover this case", "闭式公式不涵盖这种情况"),
+    "ro.makespan": ("makespan <b>{v}</b>", "总时长 <b>{v}</b>"),
+    "ro.steady": (
+        '<span title="iterations back to back, no global flush (the Zero Bubble paper\'s measure)">'
+        "steady-state bubble <b>{v}</b></span>",
+        '<span title="迭代首尾相接、没有全局同步（Zero Bubble 论文的口径）">稳态气泡 <b>{v}</b></span>',
+    ),
+    "ro.peak": ("rank 0 peak in flight <b>{v}</b>", "rank 0 在途激活峰值 <b>{v}</b>"),
+    "ro.peak_mb": ("{mb} micro-batches", "{mb} 份微批次"),
+    "ro.peak_mb_chunks": ("{mb} micro-batches ({chunks} chunks)", "{mb} 份微批次（{chunks} 块）"),
+    "ro.p2p": (
+        "p2p per micro-batch <b>{article}</b> (the article's count) · <b>{total}</b> sends between ranks",
+        "每个微批次的段间通信 <b>{article}</b> 次（文章的算法）· rank 之间共发送 <b>{total}</b> 次",
+    ),
+    "tbl.schedule": ("schedule", "调度"),
+    "tbl.bubble": ("bubble (simulated)", "气泡（模拟）"),
+    "tbl.closed": ("closed form", "闭式公式"),
+    "tbl.steady": ("steady-state bubble (simulated)", "稳态气泡（模拟）"),
+    "tbl.peak": ("rank 0 peak in flight", "rank 0 在途激活峰值"),
+    "tbl.p2p_article": ("p2p per micro-batch (article: 2, 2V interleaved)", "每微批次段间通信（文章：2，interleaved 为 2V）"),
+    "tbl.p2p_total": ("sends between ranks per micro-batch", "每微批次 rank 间发送次数"),
+})

@@ -1,0 +1,92 @@
+"""The rules that keep the explorer's state valid, shared by both explorers.
+
+`normalize(state, changed)` takes the state after a change (a widget moved, a
+preset, a URL) and returns a state the engine accepts, with a note for each thing it
+adjusted. The explorers show the notes until the next change, never an invalid
+chart, and never write an invalid state to the URL.
+
+1. V and the schedule. A schedule with a fixed V (1 for GPipe, 1F1B and ZB-H1/H2,
+   2 for the V-shaped ones) keeps it. Moving V above 1 on 1F1B is the article's
+   step "drag V to 2 or 3": it moves to interleaved 1F1B, which at V = 1 is 1F1B.
+   Interleaved at V = 1 shows 1F1B's order and numbers, and says so.
+2. m. Where the schedule refuses m (Megatron's interleaved order needs m >= P),
+   m moves to the nearest value it accepts, and the note gives the rule.
+"""
+
+from __future__ import annotations
+
+from ..config import Config
+from ..costs import Costs
+from ..errors import ConfigError
+from ..registry import SCHEDULES, check
+from ..text import Msg, msg, strings
+from .fields import FIELDS
+
+
+def config(state: dict) -> Config:
+    """The engine configuration a state shows."""
+    return Config(state["schedule"], state["P"], state["m"], state["V"],
+                  Costs(state["tf"], state["tb"], state["tw"], state["comm"]))
+
+
+def problem(state: dict) -> ConfigError | None:
+    try:
+        check(config(state))
+    except ConfigError as e:
+        return e
+    return None
+
+
+def normalize(state: dict, changed) -> tuple[dict, list[Msg]]:
+    state = dict(state)
+    changed = set(changed)
+    notes: list[Msg] = []
+    name, V = state["schedule"], state["V"]
+    fixed = SCHEDULES[name].fixed_V
+    by_v = "V" in changed and "schedule" not in changed  # the V slider moved, nothing else
+    if fixed is not None and V != fixed:
+        if by_v and name == "1f1b" and V > 1:
+            state["schedule"] = "interleaved"
+            notes.append(msg("rule.to_interleaved", V=V))
+        else:
+            state["V"] = fixed
+            notes.append(msg("rule.v_kept" if by_v else "rule.v_set", name=name, V=fixed))
+    elif name == "interleaved" and V == 1 and changed & {"V", "schedule"}:
+        notes.append(msg("rule.interleaved_v1"))
+    error = problem(state)
+    if error is not None:
+        m = nearest_m(state)
+        if m is not None:
+            state["m"] = m
+            notes.append(msg("rule.m_snap", why=error.msg, m=m))
+    return state, notes
+
+
+def nearest_m(state: dict) -> int | None:
+    """The m in the field's range nearest to state's m that the schedule accepts (the
+    larger one on a tie), or None."""
+    f = FIELDS["m"]
+    m = state["m"]
+    for d in range(1, int(f.high - f.low) + 1):
+        for cand in (m + d, m - d):
+            if f.low <= cand <= f.high and problem({**state, "m": cand}) is None:
+                return cand
+    return None
+
+
+strings({
+    "rule.to_interleaved": (
+        "V = {V} runs interleaved 1F1B (1F1B is interleaved 1F1B with V = 1)",
+        "V = {V} 时运行 interleaved 1F1B（1F1B 就是 V = 1 的 interleaved 1F1B）",
+    ),
+    "rule.v_kept": (
+        "{name} runs {V} model chunk(s) per rank: V stays {V}",
+        "{name} 每个 rank 放 {V} 个模型块：V 保持为 {V}",
+    ),
+    "rule.v_set": ("{name} runs {V} model chunk(s) per rank: V set to {V}", "{name} 每个 rank 放 {V} 个模型块：V 已设为 {V}"),
+    "rule.interleaved_v1": (
+        "interleaved 1F1B with V = 1 is 1F1B: these are 1F1B's order and numbers",
+        "V = 1 的 interleaved 1F1B 就是 1F1B：这里显示的是 1F1B 的顺序和数值",
+    ),
+    "rule.m_snap": ("{why}: m set to {m}", "{why}：m 已设为 {m}"),
+})
