@@ -7,7 +7,7 @@ the view a URL asks for: `?schedule=interleaved&P=8&m=16&V=2`.
 import panel as pn
 
 from pipeviz.app import Explorer
-from pipeviz.render.readouts import CSS
+from pipeviz.render.style import READOUT_CSS
 
-pn.extension(raw_css=[CSS])
+pn.extension(raw_css=[READOUT_CSS])
 Explorer().servable(title="pipeviz")

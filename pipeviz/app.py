@@ -230,7 +230,9 @@ class Explorer(pn.viewable.Viewer):
     def __panel__(self):
         return self.layout()
 
+    @param.depends("lang")
     def controls(self):
+        """The controls, labelled in the current language (rebuilt when it changes)."""
         lang = self.lang
         schedule = pn.widgets.RadioBoxGroup.from_param(
             self.param.schedule, inline=False, name=template("field.schedule", lang),
@@ -267,6 +269,10 @@ class Explorer(pn.viewable.Viewer):
             width=340,
         )
 
+    @param.depends("lang")
+    def table_title(self):
+        return pn.pane.HTML(f"<h3>{escape(template('table.title', self.lang))}</h3>", margin=(10, 10, 0, 10))
+
     def layout(self):
         main = pn.Column(
             self.notice,
@@ -274,11 +280,11 @@ class Explorer(pn.viewable.Viewer):
             pn.Row(self.figures.timeline, pn.Column(self.figures.inflight, self.bars_key), sizing_mode="stretch_width"),
             # A spacer as wide as the bars keeps the two time axes at the same scale.
             pn.Row(self.figures.over_time, pn.Spacer(width=240), sizing_mode="stretch_width"),
-            pn.pane.HTML(f"<h3>{escape(template('table.title', self.lang))}</h3>"),
+            self.table_title,
             self.table,
             sizing_mode="stretch_width",
         )
-        return pn.Row(self.controls(), main, sizing_mode="stretch_width")
+        return pn.Row(self.controls, main, sizing_mode="stretch_width")
 
 
 def describe(cfg: Config, lang: str) -> str:

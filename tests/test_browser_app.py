@@ -77,18 +77,36 @@ def test_bad_url_values_show_a_message(page, app_url):
     page.goto(app_url + "?P=abc&m=1000&schedule=nope")
     wait_for_text(page, "P='abc' is not a whole number in 1..32; ignored")
     wait_for_text(page, "clamped to 128")
-    wait_for_text(page, "is not a schedule")
+    wait_for_text(page, "schedule='nope' is not one of gpipe")
     # The clamped m is applied: 1F1B at P=4, m=128.
     wait_for_text(page, f"{100 * 3 / 131:.2f}% simulated")
     screenshot(page, "app-bad-url")
 
 
-def test_invalid_combination_shows_what_is_valid(page, app_url):
+def test_dragging_v_from_the_default_view_moves_to_interleaved(page, app_url, errors):
+    """The article's step: "drag V to 2 or 3 and watch the bubble shrink"."""
     page.goto(app_url)
     wait_for_text(page, "27.27% simulated")
     v_handle = page.locator(".noUi-handle").nth(2)
     v_handle.focus()
-    v_handle.press("ArrowRight")  # 1f1b with V=2
-    wait_for_text(page, "V must be 1 (got V=2); for V > 1 choose interleaved")
-    assert "27.27% simulated" in readout(page)  # the last good chart stays
-    screenshot(page, "app-invalid-combination")
+    v_handle.press("ArrowRight")  # V: 1 -> 2 on 1F1B
+    wait_for_text(page, "15.79% simulated")
+    assert "(P-1)/(mV+P-1) = 3/19 = 15.79%" in readout(page)
+    assert "Not valid" not in page.content()
+    wait_for_text(page, "V = 2 runs interleaved 1F1B")
+    page.wait_for_function("location.search.includes('schedule=interleaved') && location.search.includes('V=2')")
+    screenshot(page, "app-drag-v")
+    assert errors == []
+
+
+def test_fragment_only_url_opens_that_view(page, app_url, errors):
+    page.goto(app_url + "#schedule=interleaved&P=8&m=16&V=2")
+    wait_for_text(page, "17.95% simulated")
+    assert errors == []
+
+
+def test_chinese(page, app_url, errors):
+    page.goto(app_url + "?lang=zh")
+    wait_for_text(page, "气泡占比（单次迭代）")
+    screenshot(page, "app-zh")
+    assert errors == []
