@@ -35,22 +35,24 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=0, help="runs per cell (default: adaptive)")
     args = ap.parse_args()
-    print(f"{'schedule':<12} {'P':>3} {'m':>4} {'V':>2} {'ops':>8} {'generate':>9} {'simulate':>9} {'measure':>8} {'total':>8}  ms")
+    head = ("schedule", "P", "m", "V", "ops", "generate", "simulate", "measure", "total")
+    widths = (-12, 3, 4, 2, 8, 9, 9, 8, 8)
+    print(" ".join(f"{h:<{-w}}" if w < 0 else f"{h:>{w}}" for h, w in zip(head, widths)) + "  ms")
     for P, m, V in SIZES:
         for name in NAMES:
             spec = SCHEDULES[name]
             cfg = Config(name, P, m, spec.fixed_V or V)
-            repeat = args.repeat or max(3, min(50, int(200_000 / (spec.ops_per_rank(cfg) * P))))
+            repeat = args.repeat or max(3, min(50, int(200_000 / spec.n_ops(cfg))))
 
-            def gen():
+            def gen(spec=spec, cfg=cfg):
                 zb_h2._greedy.cache_clear()
                 return spec.generate(cfg)
 
             order = gen()
             tl = simulate(order, cfg.costs)
             t_gen = median_ms(gen, repeat)
-            t_sim = median_ms(lambda: simulate(order, cfg.costs), repeat)
-            t_met = median_ms(lambda: measure(tl), repeat)
+            t_sim = median_ms(lambda order=order, cfg=cfg: simulate(order, cfg.costs), repeat)
+            t_met = median_ms(lambda tl=tl: measure(tl), repeat)
             total = t_gen + t_sim + t_met
             print(f"{name:<12} {P:>3} {m:>4} {cfg.V:>2} {order.n_ops:>8} {t_gen:>9.2f} {t_sim:>9.2f} {t_met:>8.2f} {total:>8.2f}")
         print()

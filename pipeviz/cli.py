@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import math
 import sys
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 from . import registry
 from .config import Config

@@ -38,7 +38,7 @@ class Config:
         if self.G is not None:
             whole("G", self.G)
 
-    def replace(self, **changes) -> "Config":
+    def replace(self, **changes) -> Config:
         return replace(self, **changes)
 
 

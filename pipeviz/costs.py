@@ -63,7 +63,7 @@ class Costs:
             out["tfb"] = self.tfb
         return out
 
-    def scaled(self, k: float) -> "Costs":
+    def scaled(self, k: float) -> Costs:
         return Costs(self.tf * k, self.tb * k, self.tw * k, self.comm * k, None if self.tfb is None else self.tfb * k)
 
     @property

@@ -12,7 +12,7 @@ import json
 import numpy as np
 
 from .engine import Result
-from .order import EB, EF, FB, I, KIND_NAMES
+from .order import EB, EF, FB, KIND_NAMES, I
 
 FORMATS = ("json", "csv", "chrome-trace", "actions")
 

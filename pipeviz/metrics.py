@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .order import B, F, FB, I, W, Order
+from .order import FB, B, F, I, Order, W
 from .simulate import Timeline
 
 

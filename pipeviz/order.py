@@ -25,15 +25,15 @@ an overlapped pair is `0F3&5B1`; encoder ops, which PyTorch has no word for, are
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 import numpy as np
 
 from .errors import OrderError
 from .text import strings
 
-F, B, I, W, FB, EF, EB = range(7)
+F, B, I, W, FB, EF, EB = range(7)  # noqa: E741 (I is PyTorch's name for the input-gradient backward)
 KIND_NAMES = ("F", "B", "I", "W", "F&B", "EF", "EB")
 KIND_CODES = {name: code for code, name in enumerate(KIND_NAMES)}
 STAGE_KINDS = (F, B, I, W)  # one (mb, stage) each
@@ -132,7 +132,7 @@ class Order:
         stage_to_rank: Sequence[int],
         ranks: Sequence[Sequence[tuple]],
         segment: Sequence[Sequence[int]] | None = None,
-    ) -> "Order":
+    ) -> Order:
         """Build an order from readable per-rank lists of op tuples (see `op`)."""
         flat = [op for ops in ranks for op in ops]
         n = len(flat)

@@ -31,7 +31,6 @@ from bokeh.embed import file_html
 from bokeh.events import DocumentReady
 from bokeh.layouts import column, row
 from bokeh.models import (
-    Button,
     CustomJS,
     Div,
     InlineStyleSheet,
@@ -134,7 +133,7 @@ class InlineOnly(Resources):
     def __init__(self, components=None):
         super().__init__(mode="inline", components=components)
 
-    def clone(self, *, components=None) -> "InlineOnly":  # Bokeh clones into a plain Resources
+    def clone(self, *, components=None) -> InlineOnly:  # Bokeh clones into a plain Resources
         return InlineOnly(components=components if components is not None else list(self.components))
 
     def _collect_external_resources(self, resource_attr):

@@ -6,8 +6,8 @@ the entries) so that a schedule module can be imported on its own.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from .closed_form import ClosedForm
 from .config import Config

@@ -26,7 +26,7 @@ import numpy as np
 
 from .costs import Costs
 from .errors import DeadlockError, OrderError
-from .order import B, EB, EF, F, FB, I, KIND_NAMES, W, Order
+from .order import EB, EF, FB, KIND_NAMES, B, F, I, Order, W
 from .text import strings
 
 

@@ -16,9 +16,9 @@ with ", ", anything else as str().
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from html import escape
-from typing import Iterable, Mapping
 
 LANGS = ("en", "zh")
 

@@ -11,12 +11,12 @@ import sys
 import numpy as np
 import pytest
 from browser import screenshot
+from pipeviz.render.data import KIND_COLORS
+from pipeviz.urlstate import parse as parse_url
 
 from pipeviz import Config, Costs, run
 from pipeviz.app import Explorer
 from pipeviz.render import data, readouts
-from pipeviz.render.data import KIND_COLORS
-from pipeviz.urlstate import parse as parse_url
 
 pytestmark = pytest.mark.browser
 

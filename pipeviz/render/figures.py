@@ -20,7 +20,6 @@ from bokeh.models import (
 )
 from bokeh.plotting import figure
 
-from ..view import columns
 from ..view.palette import BUBBLE_HATCH, KIND_COLORS, MAX_CHUNKS, RANK_PALETTE, W_ONLY_COLOR, chunk_palette
 
 BORDER_LEFT = 64  # same left border on stacked figures so their time axes line up

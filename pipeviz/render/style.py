@@ -24,13 +24,13 @@ READOUT_CSS = """
 """
 
 PAGE_CSS = """
-body { font-family: %s; margin: 0; }
+body { font-family: FONT_STACK; margin: 0; }
 .pv-page { display: flex; flex-wrap: wrap; gap: 8px 16px; padding: 8px; box-sizing: border-box; }
 .pv-controls { flex: 0 1 320px; min-width: 240px; }
 .pv-main { flex: 1 1 560px; min-width: 0; }
 .pv-charts-row { display: flex; flex-wrap: wrap; gap: 0 8px; }
 .pv-charts { flex: 1 1 420px; min-width: 0; }
 .pv-bars { flex: 0 0 240px; }
-.pv-table-root { max-width: 100%%; overflow-x: auto; }
+.pv-table-root { max-width: 100%; overflow-x: auto; }
 .pv-readout-box, .pv-bars-key { padding: 0 5px; }
-""" % FONT_STACK
+""".replace("FONT_STACK", FONT_STACK)

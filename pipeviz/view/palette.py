@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..order import B, EB, EF, F, FB, I, KIND_NAMES, W
+from ..order import EB, EF, FB, KIND_NAMES, B, F, I, W
 
 # Okabe-Ito: F blue, B vermillion, W bluish green, encoder reddish purple.
 KIND_COLORS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7")

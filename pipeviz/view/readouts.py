@@ -9,8 +9,8 @@ layouts below (markup only). Everything that came from a user is escaped.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from html import escape
-from typing import Callable
 
 from ..closed_form import fraction_text
 from ..config import Config
