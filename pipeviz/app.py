@@ -16,7 +16,10 @@ from contextlib import contextmanager
 from functools import lru_cache
 from html import escape
 
+from urllib.parse import parse_qsl
+
 import panel as pn
+import panel.io.location as panel_location
 import param
 
 from .config import Config
@@ -31,6 +34,20 @@ from .view.fields import parse as parse_url
 from .view.state import config, normalize
 
 ENGINE_FIELDS = ("schedule", "P", "m", "V", "tf", "tb", "tw", "comm")
+
+
+def _raw_query(query: str) -> dict[str, str]:
+    """The query as strings, nothing converted or evaluated."""
+    return dict(parse_qsl(query[1:], keep_blank_values=True))
+
+
+# Panel turns every query value into a Python value whenever the URL changes
+# (panel.util.parse_query, for parameters synced with the URL, which pipeviz does not
+# use): it raises on a value like '²' ('²'.isdigit(), yet int('²') fails), which
+# breaks the page, and it runs ast.literal_eval on values starting with '[' or '{'.
+# pipeviz reads the raw URL itself (view/fields.parse), so Panel's copy keeps strings.
+# tests/test_app.py pins that Panel still reads the query through this name.
+panel_location.parse_query = _raw_query
 
 
 @lru_cache(maxsize=int(os.environ.get("PIPEVIZ_CACHE", "64")))

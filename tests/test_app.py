@@ -196,3 +196,13 @@ def test_live_slider_skips_panels_debounce():
     source = inspect.getsource(Syncable._server_change)
     assert "self._priority_changes" in source and "self._debounce" in source
     assert LiveSlider._priority_changes == ["value"]
+
+
+def test_panel_reads_the_query_without_converting_it():
+    """Panel's Location parses the query through `parse_query` in its own module;
+    pipeviz replaces it there with a reader that keeps strings (no int('²'), no
+    literal_eval of user text)."""
+    from panel.io.location import Location
+
+    loc = Location(search="?P=%C2%B2&m=%E2%91%A0&x=[1,2]&y={'a':1}")
+    assert loc.query_params == {"P": "²", "m": "①", "x": "[1,2]", "y": "{'a':1}"}
