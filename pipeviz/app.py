@@ -15,7 +15,6 @@ import os
 from contextlib import contextmanager
 from functools import lru_cache
 from html import escape
-
 from urllib.parse import parse_qsl
 
 import panel as pn

@@ -15,10 +15,12 @@ ARTIFACTS = ROOT / "test-artifacts"
 
 
 @contextmanager
-def served_app(timeout: float = 90.0):
-    """`panel serve app.py` on 127.0.0.1 and a free port; yields the app's URL."""
+def served_app(*extra: str, timeout: float = 90.0):
+    """`panel serve app.py` as scripts/serve runs it, on 127.0.0.1 and a free port;
+    yields the app's URL. The server must log no traceback."""
     proc = subprocess.Popen(
-        [sys.executable, "-m", "panel", "serve", "app.py", "--address", "127.0.0.1", "--port", "0"],
+        [sys.executable, "-m", "panel", "serve", "app.py", "--setup", "serve_setup.py", "--address", "127.0.0.1",
+         "--port", "0", *extra],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
         env={**os.environ, "BOKEH_LOG_LEVEL": "info"},
     )

@@ -9,6 +9,7 @@ JavaScript applies its twin of the view to the same names.
 
 from __future__ import annotations
 
+from bokeh.core.properties import value
 from bokeh.core.property.descriptors import UnsetValueError
 from bokeh.models import (
     ColumnDataSource,
@@ -70,7 +71,7 @@ class Figures:
         )
         fig.text(
             x="x", y="y", text="text", source=self.sources["labels"], text_align="center", text_baseline="middle",
-            text_font_size="10px", text_color="white", text_font=FONT,
+            text_font_size="10px", text_color="white", text_font=value(FONT),
         )
         bubbles = fig.quad(
             left="left", right="right", top="top", bottom="bottom", source=self.sources["bubbles"],
