@@ -11,6 +11,7 @@ import json
 
 import numpy as np
 
+from .causes import NONE, critical_path, gap_waits
 from .engine import Result
 from .order import EB, EF, FB, KIND_NAMES, I
 
@@ -73,6 +74,7 @@ def to_dict(res: Result) -> dict:
     if mt.peak_awaiting_b is not None:
         metrics["peak_inflight_awaiting_b"] = mt.peak_awaiting_b.tolist()
         metrics["peak_inflight_awaiting_w"] = mt.peak_awaiting_w.tolist()
+    waits = gap_waits(tl, b_rank, b_end)
     out = {
         "schedule": cfg.schedule,
         "P": cfg.P,
@@ -82,10 +84,25 @@ def to_dict(res: Result) -> dict:
         "stage_to_rank": order.stage_to_rank.tolist(),
         "ops": ops,
         "metrics": metrics,
+        # Each idle gap and the op that ends it (a cross-rank dependency, else the rank's
+        # own next op; null for the wait at the end of the iteration).
+        "bubbles": [
+            {"rank": r, "start": a, "end": b, "waits_for": _who(order, w)}
+            for r, a, b, w in zip(b_rank.tolist(), b_start.tolist(), b_end.tolist(), waits.tolist())
+        ],
+        # One chain of tight links from the first start to the last end, as indices into ops.
+        "critical_path": critical_path(tl).tolist(),
     }
     if cfg.G is not None:
         out["G"] = cfg.G
     return out
+
+
+def _who(order, i: int) -> dict | None:
+    if i == NONE:
+        return None
+    op = json_op(order, i, 0.0, 0.0)
+    return {k: v for k, v in op.items() if k not in ("start", "end")}
 
 
 def to_json(res: Result) -> str:

@@ -116,3 +116,13 @@ def test_invalid_input_exits_2_with_one_line(args, fragment):
     assert fragment in p.stderr
     assert len(p.stderr.strip().splitlines()) == 1
     assert "Traceback" not in p.stderr
+
+
+def test_export_json_names_what_each_gap_waits_for_and_a_critical_path():
+    d = json.loads(cli("export", "-s", "1f1b", "-P", "4", "-m", "8").stdout)
+    first = d["bubbles"][0]
+    assert first == {"rank": 0, "start": 4.0, "end": 10.0,
+                     "waits_for": {"rank": 1, "kind": "B", "mb": 0, "stage": 1, "backward": "full"}}
+    path = [d["ops"][i] for i in d["critical_path"]]
+    assert path[0]["start"] == 0 and path[-1]["end"] == d["metrics"]["makespan"]
+    assert all(a["end"] <= b["start"] for a, b in zip(path, path[1:]))
