@@ -1,9 +1,17 @@
 """Colours, in one place for both explorers and figure export.
 
-Ops are coloured by what they do (their display kind) and shaded by chunk: chunk 0
-takes the kind's base colour, later chunks lighter shades of it, so a reader can
-follow the loops of an interleaved or V schedule. A colour is an index into one
-palette (display kind * MAX_CHUNKS + chunk), so the figures send numbers, not strings.
+Ops are coloured by what they do (their display kind) and shaded by chunk, so a
+reader can follow the loops of an interleaved or V schedule: with one chunk per rank
+each kind has its base colour; with more, chunk 0 is the darkest shade and the last
+the lightest, spread over the kind's own range. A colour is an index into one palette
+(display kind * MAX_CHUNKS + chunk), so the figures send numbers, not strings.
+
+The colours were chosen by simulating protan, deutan and tritan vision (Machado et
+al. 2009) and comparing CIELAB distances; tests/test_palette.py checks the choice:
+the kinds stay apart at every chunk count, every colour of one kind stays apart from
+every colour of another when there are at most two chunks, and a kind's neighbouring
+shades stay apart up to four chunks. Labels inside boxes are black or white,
+whichever contrasts more (at least 4.5:1 on any colour).
 """
 
 from __future__ import annotations
@@ -12,14 +20,16 @@ import numpy as np
 
 from ..order import EB, EF, FB, KIND_NAMES, B, F, I, W
 
-# Okabe-Ito: F blue, B vermillion, W bluish green, encoder reddish purple.
-KIND_COLORS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7")
+# Okabe-Ito hues: F blue, B vermillion, W sky blue, encoder grey; each with the range
+# of its chunk shades (negative: toward black, positive: toward white).
+KIND_COLORS = ("#0072B2", "#D55E00", "#56B4E9", "#999999")
+SHADE_RANGE = ((-0.5, 0.2), (-0.2, 0.55), (-0.45, 0.35), (-0.3, 0.45))
 DISPLAY_NAMES = ("F", "B", "W", "E")
 # Op kind -> display kind. An I is the paper's B (input gradient); an F&B is drawn
 # as its forward half and its backward half.
 DISPLAY_KIND = np.zeros(len(KIND_NAMES), dtype=np.int64)
 DISPLAY_KIND[[F, B, I, W, FB, EF, EB]] = [0, 1, 1, 2, 0, 3, 3]
-W_ONLY_COLOR = "#9fd8c5"  # lighter: chunks holding only what W needs
+W_ONLY_COLOR = "#bfe1f6"  # W's hue, light: chunks holding only what W needs
 BUBBLE_HATCH = "#6b6b6b"
 RANK_PALETTE = (  # cividis-like, dark = rank 0: the staircase reads top to bottom
     "#00204d", "#00336f", "#39486b", "#575c6d", "#707173", "#8a8779", "#a69d75", "#c4b56c",
@@ -29,24 +39,48 @@ MAX_CHUNKS = 8  # colour index = display kind * MAX_CHUNKS + chunk
 
 
 def shade(color: str, t: float) -> str:
-    """`color` moved a fraction t toward white."""
+    """`color` moved a fraction t toward white (t > 0) or toward black (t < 0)."""
     r, g, b = (int(color[i : i + 2], 16) for i in (1, 3, 5))
-    mix = [round(x + (255 - x) * t) for x in (r, g, b)]
+    mix = [round(x + (255 - x) * t) if t >= 0 else round(x * (1 + t)) for x in (r, g, b)]
     return "#{:02x}{:02x}{:02x}".format(*mix)
 
 
 def chunk_palette(chunks: int) -> list[str]:
-    """Display kind * MAX_CHUNKS + chunk -> colour: each kind's base colour for chunk
-    0, lighter shades for later chunks (up to 60% toward white)."""
+    """Display kind * MAX_CHUNKS + chunk -> colour for a schedule with `chunks` chunks
+    per rank (indices past `chunks` are unused and take the base colour)."""
     out = []
-    for color in KIND_COLORS:
+    for color, (lo, hi) in zip(KIND_COLORS, SHADE_RANGE):
         for c in range(MAX_CHUNKS):
-            out.append(shade(color, 0.6 * c / (chunks - 1) if chunks > 1 and c < chunks else 0.0))
+            t = lo + (hi - lo) * c / (chunks - 1) if 1 < chunks and c < chunks else 0.0
+            out.append(shade(color, t))
     return out
+
+
+def luminance(color: str) -> float:
+    """WCAG relative luminance."""
+    def lin(v: int) -> float:
+        c = v / 255
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (lin(int(color[i : i + 2], 16)) for i in (1, 3, 5))
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a: str, b: str) -> float:
+    hi, lo = sorted((luminance(a), luminance(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def label_color(color: str) -> str:
+    """Black or white text, whichever contrasts more with a box of `color`."""
+    return "#000000" if contrast(color, "#000000") >= contrast(color, "#ffffff") else "#ffffff"
 
 
 def as_data() -> dict:
     return {
+        # Palettes for 1..MAX_CHUNKS chunks, and their label colours, ready to use.
+        "chunkPalettes": [chunk_palette(n) for n in range(1, MAX_CHUNKS + 1)],
+        "labelPalettes": [[label_color(c) for c in chunk_palette(n)] for n in range(1, MAX_CHUNKS + 1)],
         "kindColors": list(KIND_COLORS), "displayNames": list(DISPLAY_NAMES), "displayKind": DISPLAY_KIND.tolist(),
         "wOnlyColor": W_ONLY_COLOR, "bubbleHatch": BUBBLE_HATCH, "rankPalette": list(RANK_PALETTE),
         "maxChunks": MAX_CHUNKS,
