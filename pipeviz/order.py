@@ -169,12 +169,16 @@ def token(op: tuple) -> str:
     return f"{op[2]}{kind}{op[1]}"
 
 
-_TOKEN = re.compile(r"(\d+)([FBIW])(\d+)")
-_PAIR = re.compile(r"(\d+)F(\d+)&(\d+)B(\d+)")
-_ENCODER = re.compile(r"E([FB])(\d+)")
+# A stage or micro-batch is written with ASCII digits, at most 9 of them: any other
+# decimal digit (`\d` would read '٣' as 3) is not an op, and a longer number would
+# overflow the order's int64 arrays.
+_N = r"([0-9]{1,9})"
+_TOKEN = re.compile(_N + r"([FBIW])" + _N)
+_PAIR = re.compile(_N + "F" + _N + "&" + _N + "B" + _N)
+_ENCODER = re.compile(r"E([FB])" + _N)
 # PyTorch's communication and sharding actions: pipeviz models communication as a
 # latency on each cross-rank dependency, so these are read and left out.
-_COMM = re.compile(r"\d+(SEND_F|RECV_F|SEND_B|RECV_B|UNSHARD|RESHARD|REDUCE_GRAD)\d*")
+_COMM = re.compile(r"[0-9]+(SEND_F|RECV_F|SEND_B|RECV_B|UNSHARD|RESHARD|REDUCE_GRAD)[0-9]*")
 
 
 def parse_token(text: str) -> tuple | None:
