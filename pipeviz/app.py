@@ -30,9 +30,7 @@ from .text import Msg, fill, template
 from .view import columns, readouts
 from .view.fields import FIELDS, PRESETS, encode
 from .view.fields import parse as parse_url
-from .view.state import config, normalize
-
-ENGINE_FIELDS = ("schedule", "P", "m", "V", "tf", "tb", "tw", "comm")
+from .view.state import ENGINE_FIELDS, config, normalize
 
 
 def _raw_query(query: str) -> dict[str, str]:
