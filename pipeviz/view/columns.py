@@ -18,6 +18,7 @@ import numpy as np
 from ..engine import Result
 from ..order import EB, EF, FB
 from ..text import fill, strings, template
+from . import fields  # noqa: F401  (registers the strings of the unit's choices, which props() reads)
 from .palette import DISPLAY_KIND, MAX_CHUNKS, chunk_palette
 
 ROW = 0.38  # half the height of a rank's row of boxes, in rank units
