@@ -30,9 +30,7 @@ from .text import Msg, fill, template
 from .view import columns, readouts
 from .view.fields import FIELDS, PRESETS, encode
 from .view.fields import parse as parse_url
-from .view.state import config, normalize
-
-ENGINE_FIELDS = ("schedule", "P", "m", "V", "tf", "tb", "tw", "comm")
+from .view.state import ENGINE_FIELDS, config, normalize
 
 
 def _raw_query(query: str) -> dict[str, str]:
@@ -143,18 +141,21 @@ class Explorer(pn.viewable.Viewer):
         self._handle(set(updates), list(notes))
 
     def _refresh(self, changed: set) -> None:
+        """Run the engine if a field it reads changed (else the state is as valid or
+        invalid as before: a unit or language change keeps the warning), then show
+        the last valid result."""
         lang = self.lang
-        problem = None
         res = self.result
         if changed & set(ENGINE_FIELDS) or res is None:
             try:
                 res = run_cached(self.config())
+                self.problem = None
             except ConfigError as e:
-                problem = e.msg
-        self.problem = problem
+                self.problem = e.msg
+                res = None
         with pn.io.hold():
             self._show_notice(lang)
-            if problem is None:
+            if res is not None:
                 self.result = res
                 self.figures.apply(columns.figure_view(res, self.unit, lang, self.figures.label_px()))
                 self.readout.object = readouts.readout_html(readouts.readout_values(res), lang)
@@ -231,7 +232,8 @@ class Explorer(pn.viewable.Viewer):
 
     def _write_url(self) -> None:
         loc = pn.state.location
-        if loc is None or not self._ready:  # never overwrite the URL the browser opened with
+        # Never overwrite the URL the browser opened with, never with an invalid state.
+        if loc is None or not self._ready or self.problem is not None:
             return
         search = "?" + encode(self.state())
         if loc.search != search or loc.hash:

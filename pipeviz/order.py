@@ -30,6 +30,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .config import MAX_OPS
 from .errors import OrderError
 from .text import strings
 
@@ -169,12 +170,16 @@ def token(op: tuple) -> str:
     return f"{op[2]}{kind}{op[1]}"
 
 
-_TOKEN = re.compile(r"(\d+)([FBIW])(\d+)")
-_PAIR = re.compile(r"(\d+)F(\d+)&(\d+)B(\d+)")
-_ENCODER = re.compile(r"E([FB])(\d+)")
+# A stage or micro-batch is written with ASCII digits, at most 9 of them: any other
+# decimal digit (`\d` would read '٣' as 3) is not an op, and a longer number would
+# overflow the order's int64 arrays.
+_N = r"([0-9]{1,9})"
+_TOKEN = re.compile(_N + r"([FBIW])" + _N)
+_PAIR = re.compile(_N + "F" + _N + "&" + _N + "B" + _N)
+_ENCODER = re.compile(r"E([FB])" + _N)
 # PyTorch's communication and sharding actions: pipeviz models communication as a
 # latency on each cross-rank dependency, so these are read and left out.
-_COMM = re.compile(r"\d+(SEND_F|RECV_F|SEND_B|RECV_B|UNSHARD|RESHARD|REDUCE_GRAD)\d*")
+_COMM = re.compile(r"[0-9]+(SEND_F|RECV_F|SEND_B|RECV_B|UNSHARD|RESHARD|REDUCE_GRAD)[0-9]*")
 
 
 def parse_token(text: str) -> tuple | None:
@@ -227,11 +232,18 @@ def parse_order(text: str, placement_name: str = "loop", P: int | None = None) -
     if not stages:
         raise OrderError("order.empty")
     m = max(mbs) + 1
-    if placement_name == "v":
-        s2r = v_placement(P)
-    else:
-        s2r = loop_placement(P, -(-(max(stages) + 1) // P))
+    S = 2 * P if placement_name == "v" else P * -(-(max(stages) + 1) // P)
+    check_size(m, S)  # before anything of size S or m * S is allocated
+    s2r = v_placement(P) if placement_name == "v" else loop_placement(P, S // P)
     return Order.from_rank_lists(m, s2r, ranks)
+
+
+def check_size(m: int, S: int) -> None:
+    """An order with m micro-batches on S stages holds a forward and a backward of
+    each (mb, stage): 2mS ops at least. Past MAX_OPS it is refused before any
+    (m, S) table is built (a pasted '0F999999999' would ask for gigabytes)."""
+    if 2 * m * S > MAX_OPS:
+        raise OrderError("order.too_big", last_mb=m - 1, last_stage=S - 1, n=f"{2 * m * S:,}", max=f"{MAX_OPS:,}")
 
 
 class OrderBuilder:
@@ -309,6 +321,12 @@ strings({
         "未知的放置方式 '{placement}'；可选 {valid}",
     ),
     "order.empty": ("the order has no ops; write one line per rank", "这个顺序里没有操作；每个 rank 写一行"),
+    "order.too_big": (
+        "the order names micro-batches 0..{last_mb} on stages 0..{last_stage}: each needs a forward and a "
+        "backward, {n} ops, more than the {max} pipeviz times quickly",
+        "这个顺序用到了微批次 0..{last_mb} 和段 0..{last_stage}：每一对都要一次前向和一次反向，共 {n} 个操作，"
+        "超过了 pipeviz 能快速计算的 {max} 个",
+    ),
     "order.lines": (
         "the order has {lines} lines but P = {P}; write one line per rank",
         "这个顺序有 {lines} 行，但 P = {P}；每个 rank 写一行",

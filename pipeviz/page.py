@@ -7,8 +7,10 @@ figure view to the same named models.
 
 What both explorers share is written once, in Python, and reaches the page as data
 (`page_data`): the strings table (English and Chinese), the schedules' entries, the
-fields and presets, the palette and the readouts' layouts. Only what the browser must
-compute is twinned in JavaScript (`pipeviz/static/`, read with importlib.resources):
+fields and presets, the rules' names, the palette, the readouts' layouts, the
+figures' fixed words and the widgets' words in each language. Only what the browser
+must compute is twinned in JavaScript (`pipeviz/static/`, read with importlib.resources;
+each file adds to one of the globals PipevizText, PipevizEngine, PipevizExplorer):
   text.js          fill a template from the strings table (text.py)
   engine.js        orders, the simulator, metrics, exact fractions (order.py,
                    simulate.py, metrics.py, closed_form.py, engine.py)
@@ -24,6 +26,8 @@ tests/test_js_parity.py holds each part to its Python original.
 from __future__ import annotations
 
 import json
+import re
+from html import escape
 from importlib import resources
 
 from bokeh.document import Document
@@ -44,16 +48,19 @@ from bokeh.models import (
 from bokeh.resources import Resources
 
 from . import text
-from .config import Config
+from .config import MAX_OPS, Config
+from .costs import COST_MAX, COST_MIN, MAY_BE_ZERO
+from .costs import NAMES as COST_NAMES
 from .errors import ConfigError
 from .registry import NAMES, SCHEDULES
 from .render.figures import Figures
 from .render.style import PAGE_CSS, READOUT_CSS
 from .text import template
-from .view import palette
-from .view.columns import LABEL_PX_PER_CHAR, ROW, ROW_PX
-from .view.fields import FIELDS, PRESETS
+from .view import columns, palette
+from .view.columns import CHUNKS, LABEL_PX_PER_CHAR, ROW, ROW_PX
+from .view.fields import FIELDS, MAX_RAW, PRESETS
 from .view.readouts import LAYOUTS, TABLE_HEAD
+from .view.state import ENGINE_FIELDS, V_STEP
 
 # In the order the page loads them: each may use those before it.
 SCRIPTS = ("text.js", "engine.js", "fields.js", "state.js", "columns.js", "readouts.js", "explorer.js")
@@ -74,30 +81,43 @@ def schedule_scripts() -> list[str]:
 
 def page_data() -> dict:
     """Everything the page's JavaScript reads instead of repeating it."""
+    from .engine import RTOL
+
     return {
         "strings": text.table(),
+        "engine": {"maxOps": MAX_OPS, "rtol": RTOL, "costMin": COST_MIN, "costMax": COST_MAX,
+                   "costNames": list(COST_NAMES), "mayBeZero": list(MAY_BE_ZERO)},
         "schedules": [spec.as_data() for spec in SCHEDULES.values()],
         "fields": [f.as_data() for f in FIELDS.values()],
         "presets": {name: p.values for name, p in PRESETS.items()},
+        "url": {"maxRaw": MAX_RAW},
+        "rules": {"vStep": list(V_STEP), "engineFields": list(ENGINE_FIELDS)},
         "palette": palette.as_data(),
         "layouts": LAYOUTS,
         "tableHead": list(TABLE_HEAD),
-        "consts": {"row": ROW, "rowPx": ROW_PX, "labelPxPerChar": LABEL_PX_PER_CHAR},
+        "consts": {"row": ROW, "rowPx": ROW_PX, "labelPxPerChar": LABEL_PX_PER_CHAR, "chunksUnit": CHUNKS,
+                   "plotPx": Figures().plot_px},
+        "figureTexts": {lang: columns.texts(lang) for lang in text.LANGS},
+        "widgetTexts": {lang: widget_texts(lang) for lang in text.LANGS},
     }
 
 
 def _inline(code: str, name: str) -> str:
-    if "</script" in code.lower():  # it would end the inline <script> early
-        raise ValueError(f"{name} contains '</script'; it cannot be inlined")
+    if re.search(r"</script|<!--", code, flags=re.I):  # either would end or change the inline <script>
+        raise ValueError(f"{name} contains '</script' or '<!--'; it cannot be inlined")
     return code
+
+
+def script_names() -> list[str]:
+    """The page's scripts in load order: each may use those before it."""
+    return [*SCRIPTS[:2], *schedule_scripts(), *SCRIPTS[2:]]
 
 
 def scripts() -> str:
     """Every script of the page, in load order, as one string of <script> tags."""
-    names = [*SCRIPTS[:2], *schedule_scripts(), *SCRIPTS[2:]]
-    data = json.dumps(page_data(), ensure_ascii=False).replace("</", "<\\/")
+    data = json.dumps(page_data(), ensure_ascii=False).replace("<", "\\u003c")  # no markup inside <script>
     parts = [f"<script>window.PIPEVIZ_DATA = {data};</script>"]
-    parts += [f"<script>{_inline(read_static(n), n)}</script>" for n in names]
+    parts += [f"<script>{_inline(read_static(n), n)}</script>" for n in script_names()]
     return "\n".join(parts)
 
 
@@ -140,59 +160,85 @@ class InlineOnly(Resources):
         return []
 
 
-def widgets(cfg: Config, lang: str) -> dict:
-    """One Bokeh widget per field the page shows, named after the field; the page's
-    JavaScript gives them their labels in the chosen language."""
+# Markup around words on the page's Divs (the words are escaped into {text}).
+DIV_LAYOUTS = {
+    "tagline": "<h2 style='margin:4px 0'>pipeviz</h2>{text}",
+    "unit_label": "<b>{text}</b>",
+    "costs_note": "{text}",
+}
+
+
+def widget_texts(lang: str) -> dict:
+    """Every word on the page's widgets and Divs in `lang`, by model name: the page is
+    built with them, and its JavaScript relabels the models with them when the reader
+    switches language."""
     t = lambda key: template(key, lang)  # noqa: E731
+    out: dict = {key: {"title": t(FIELDS[key].label_key)} for key in ("P", "m", "V", "tf", "tb", "tw", "comm")}
+    out["schedule"] = {"labels": [f"{t(f'sched.{n}.title')}: {t(f'sched.{n}.summary')}" for n in NAMES]}
+    for key in ("unit", "lang"):
+        out[key] = {"labels": [t(f"choice.{key}.{c}") for c in FIELDS[key].choices]}
+    out["preset"] = {"title": t("field.preset"), "options": [[p, t(f"preset.{p}")] for p in PRESETS]}
+    out["costs-toggle"] = {"label": t("costs.title")}
+    for name, key in (("tagline", "app.tagline"), ("unit_label", "field.unit"), ("costs_note", "costs.note")):
+        out[name] = {"text": DIV_LAYOUTS[name].replace("{text}", escape(t(key)))}
+    return out
+
+
+def widgets(cfg: Config, lang: str) -> dict:
+    """One Bokeh widget per field the page shows, named after the field (and the
+    preset menu), labelled in `lang`."""
+    texts = widget_texts(lang)
     c = cfg.costs
 
     def slider(key: str, value: int) -> Slider:
         f = FIELDS[key]
-        return Slider(start=f.low, end=f.high, step=1, value=value, title=t(f.label_key), sizing_mode="stretch_width",
-                      name=key)
+        return Slider(start=f.low, end=f.high, step=1, value=value, sizing_mode="stretch_width", name=key, **texts[key])
 
     def spinner(key: str, value: float) -> Spinner:
         f = FIELDS[key]
-        return Spinner(low=f.low, high=f.high, step=f.step, value=value, title=t(f.label_key), width=140, name=key)
+        return Spinner(low=f.low, high=f.high, step=f.step, value=value, width=140, name=key, **texts[key])
+
+    def choice(key: str, value: str, **kw) -> RadioGroup | RadioButtonGroup:
+        return kw.pop("cls", RadioButtonGroup)(active=FIELDS[key].choices.index(value), name=key, **texts[key], **kw)
 
     return dict(
-        schedule=RadioGroup(
-            labels=[f"{t(f'sched.{n}.title')}: {t(f'sched.{n}.summary')}" for n in NAMES],
-            active=NAMES.index(cfg.schedule), sizing_mode="stretch_width", name="schedule",
+        schedule=choice(
+            "schedule", cfg.schedule, cls=RadioGroup, sizing_mode="stretch_width",
             stylesheets=[InlineStyleSheet(css="label { white-space: normal !important; line-height: 1.25; }")],
         ),
         P=slider("P", cfg.P), m=slider("m", cfg.m), V=slider("V", cfg.V),
         tf=spinner("tf", c.tf), tb=spinner("tb", c.tb), tw=spinner("tw", c.tw), comm=spinner("comm", c.comm),
-        unit=RadioButtonGroup(labels=[t(f"choice.unit.{u}") for u in FIELDS["unit"].choices], active=0, name="unit"),
-        lang=RadioButtonGroup(labels=[t(f"choice.lang.{x}") for x in FIELDS["lang"].choices],
-                              active=FIELDS["lang"].choices.index(lang), name="lang"),
-        preset=Select(title=t("field.preset"), options=[(p, t(f"preset.{p}")) for p in PRESETS], value="article",
-                      name="preset"),
+        unit=choice("unit", FIELDS["unit"].default), lang=choice("lang", lang),
+        preset=Select(value=next(iter(PRESETS)), name="preset", **texts["preset"]),
     )
 
 
 def document_html(cfg: Config, lang: str, script_tags: str) -> str:
+    """The Bokeh document: the served app's figures, Bokeh widgets, and callbacks that
+    hand every event to static/explorer.js (PipevizExplorer.handle), which finds the
+    models by name."""
     figs = Figures()
     ui = widgets(cfg, lang)
+    texts = widget_texts(lang)
 
     def callback(what: str, key: str = "") -> CustomJS:
-        return CustomJS(args=dict(ui=ui, what=what, key=key), code="PipevizExplorer.handle(ui, what, key)")
+        # The explorer is looked up at each call, so a benchmark can wrap it.
+        return CustomJS(args=dict(what=what, key=key, anchor=figs.timeline),
+                        code="PipevizExplorer.handle(anchor.document, what, key)")
 
     for key, widget in ui.items():
-        prop = "active" if key in ("schedule", "unit", "lang") else "value"
-        widget.js_on_change(prop, callback("change", key))
+        widget.js_on_change("active" if isinstance(widget, (RadioGroup, RadioButtonGroup)) else "value",
+                            callback("change", key))
     costs_box = column(
-        Div(text=template("costs.note", lang), styles={"font-size": "12px"}, sizing_mode="stretch_width",
-            name="costs_note"),
+        Div(styles={"font-size": "12px"}, sizing_mode="stretch_width", name="costs_note", **texts["costs_note"]),
         row(ui["tf"], ui["tb"]), row(ui["tw"], ui["comm"]), visible=False, sizing_mode="stretch_width",
     )
-    costs_toggle = Toggle(label=template("costs.title", lang), active=False, name="costs-toggle")
+    costs_toggle = Toggle(active=False, name="costs-toggle", **texts["costs-toggle"])
     costs_toggle.js_link("active", costs_box, "visible")
     controls = column(
-        Div(text=f"<h2 style='margin:4px 0'>pipeviz</h2>{template('app.tagline', lang)}", sizing_mode="stretch_width",
-            name="tagline"),
+        Div(sizing_mode="stretch_width", name="tagline", **texts["tagline"]),
         ui["lang"], ui["preset"], ui["schedule"], ui["P"], ui["m"], ui["V"], costs_toggle, costs_box,
-        Div(text=f"<b>{template('field.unit', lang)}</b>", name="unit_label"), ui["unit"],
+        Div(name="unit_label", **texts["unit_label"]), ui["unit"],
         name="layout_controls", sizing_mode="stretch_width",
     )
     doc = Document(title="pipeviz explorer")
@@ -204,7 +250,7 @@ def document_html(cfg: Config, lang: str, script_tags: str) -> str:
     return file_html(
         doc, resources=InlineOnly(), title="pipeviz explorer", template=TEMPLATE,
         template_variables=dict(page_css=PAGE_CSS + READOUT_CSS, scripts=script_tags, lang=lang,
-                                table_title=template("table.title", lang)),
+                                table_title=escape(template("table.title", lang))),
     )
 
 

@@ -26,7 +26,7 @@ import numpy as np
 
 from .costs import Costs
 from .errors import DeadlockError, OrderError
-from .order import EB, EF, FB, KIND_NAMES, B, F, I, Order, W
+from .order import EB, EF, FB, KIND_NAMES, B, F, I, Order, W, check_size
 from .text import strings
 
 
@@ -87,6 +87,7 @@ def validate(order: Order) -> None:
         raise OrderError("order.rank_ptr", n=N, P=P)
     if S == 0 or order.stage_to_rank.min() < 0 or order.stage_to_rank.max() >= P:
         raise OrderError("order.stage_to_rank", last=P - 1)
+    check_size(m, S)
     kind, rank = order.kind, order.rank
     enc = (kind == EF) | (kind == EB)
     pair = kind == FB

@@ -206,3 +206,45 @@ def test_panel_reads_the_query_without_converting_it():
 
     loc = Location(search="?P=%C2%B2&m=%E2%91%A0&x=[1,2]&y={'a':1}")
     assert loc.query_params == {"P": "²", "m": "①", "x": "[1,2]", "y": "{'a':1}"}
+
+
+def test_an_invalid_state_keeps_its_warning_and_stays_out_of_the_url(app, monkeypatch):
+    """Widgets cannot reach an invalid state today (their ranges keep it valid), but
+    the rule holds whatever the engine refuses: the warning stays until a change the
+    engine accepts, a unit or language change redraws the last valid chart under it,
+    and the URL never takes the invalid state."""
+    import pipeviz.app as module
+    from pipeviz.errors import ConfigError
+
+    real = module.run_cached
+
+    def refuse_p5(cfg):
+        if cfg.P == 5:
+            raise ConfigError("config.low", name="P", low=6, value=5)
+        return real(cfg)
+
+    monkeypatch.setattr(module, "run_cached", refuse_p5)
+    written = []
+    monkeypatch.setattr(app, "_ready", True)
+    monkeypatch.setattr(module.pn.state, "_location", None, raising=False)
+
+    class Location:
+        search, hash = "", ""
+
+        class param:
+            @staticmethod
+            def update(**kw):
+                written.append(kw)
+
+    monkeypatch.setattr(type(module.pn.state), "location", property(lambda self: Location), raising=False)
+    app.P = 5
+    assert app.notice_lines[0].startswith("Not valid: P must be at least 6, got 5.")
+    assert app.notice_lines[0].endswith("The chart still shows 1f1b with P=4, m=8, V=1.")
+    assert written == []
+    app.unit = "chunks"  # not the engine's: the warning stays, the bars redraw in chunks
+    assert app.problem is not None and app.notice_lines[0].startswith("Not valid: P must be at least 6")
+    assert app.figures.models["bars_xaxis"].axis_label == "peak in flight (chunks)"
+    assert written == []
+    app.P = 6
+    assert app.problem is None and not app.notice.visible
+    assert written and written[-1]["search"].startswith("?schedule=1f1b&P=6&")

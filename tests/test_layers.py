@@ -19,3 +19,14 @@ def test_page_builder_does_not_import_panel():
     code = "import sys, pipeviz.page; print('panel' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"
+
+
+def test_figure_view_needs_no_other_import():
+    """figure_view reads the unit's label from the strings table: importing
+    pipeviz.view.columns alone must register it."""
+    code = (
+        "from pipeviz import Config, run; from pipeviz.view.columns import figure_view;"
+        "print(figure_view(run(Config()), 'chunks')['props']['bars_xaxis'])"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert "peak in flight (chunks)" in out

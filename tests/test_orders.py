@@ -109,3 +109,44 @@ def test_orders_equal_pytorchs_own(name, schedule):
 def test_zb_v_placement():
     order = SCHEDULES["zb-v"].generate(Config("zb-v", 4, 8, 2))
     assert order.stage_to_rank.tolist() == [0, 1, 2, 3, 3, 2, 1, 0]
+
+
+def test_action_notation_round_trips_and_reads_ascii_digits_only():
+    from pipeviz import OrderError
+    from pipeviz.order import parse_order, parse_token
+
+    order = SCHEDULES["zb-v"].generate(Config("zb-v", 4, 8, 2))
+    again = parse_order(order.to_text(), "v")
+    assert again.to_text() == order.to_text() and again.m == 8
+    assert parse_token("12F345") == ("F", 345, 12) and parse_token("0F3&5B1") == ("F&B", 3, 0, 1, 5)
+    # Other decimal digits are no numbers here ('٣' is 3 to Python's \d), as in URLs.
+    for token in ("٣F٣", "0F²", "0F١", "EF٣", "0F3&5B١"):
+        assert parse_token(token) is None, token
+    # A number too long for the order's arrays is refused with a message, not an OverflowError.
+    assert parse_token("0F999999999") == ("F", 999999999, 0)
+    with pytest.raises(OrderError, match="'0F99999999999999999999' is not an op"):
+        parse_order("0F99999999999999999999")
+
+
+def test_orders_too_large_to_hold_are_refused_before_any_table_is_built():
+    """A pasted order names its own m and S; a forward and a backward of every
+    (mb, stage) past MAX_OPS is refused with a message, before validation builds its
+    (m, S) tables (once 23 GB for '0F999999999')."""
+    import tracemalloc
+
+    from pipeviz import OrderError
+    from pipeviz.order import Order, parse_order
+    from pipeviz.simulate import validate
+
+    tracemalloc.start()
+    for text, fragment in [("0F999999999", "micro-batches 0..999999999 on stages 0..0"),
+                           ("0F0 999999999B0", "micro-batches 0..0 on stages 0..999999999"),
+                           ("0F0 0B0\n1F0 1B499999", "2,000,000 ops, more than the 1,000,000")]:
+        with pytest.raises(OrderError, match=fragment):
+            parse_order(text)
+    order = Order.from_rank_lists(10**8, [0], [[("F", 10**8 - 1, 0)]])
+    with pytest.raises(OrderError, match="micro-batches 0..99999999 on stages 0..0"):
+        validate(order)
+    assert tracemalloc.get_traced_memory()[1] < 50_000_000
+    tracemalloc.stop()
+    assert parse_order("0F0 0B0\n1F0 1B249999").m == 250_000  # 2mS = 1,000,000: not refused here

@@ -1,590 +1,641 @@
-/* pipeviz schedule engine in plain JavaScript (ES2019, no modules, no dependencies).
+/* The pipeviz engine in plain JavaScript (ES2019 syntax, no modules, no dependencies).
  *
- * A port of the Python package pipeviz (config, registry, schedules/*, simulate,
- * metrics, closed_form, engine), which stays the reference: the same orders, the
- * same float arithmetic in the same order, the same exact fractions and the same
- * error messages. tests/test_js_parity.py checks this against Python in Chromium.
+ * Twin of the Python engine, which stays the reference: the same orders, the same
+ * float arithmetic in the same order (so op times are bit-identical), the same exact
+ * fractions and the same messages, held to it by tests/test_js_parity.py.
+ *   orders        order.py: the op vocabulary, OrderBuilder, PyTorch's action notation
+ *   simulator     simulate.py: validation, dependencies (CSR, with lags), the ASAP loop
+ *   metrics       metrics.py: bubbles, idle intervals, in-flight steps and peaks, p2p
+ *   closed forms  closed_form.py: exact fractions, caveats, fill and drain
+ *   config        costs.py, config.py, registry.py, engine.py
+ * Each schedule's generator and closed form is in schedules/<name>.js, which calls
+ * `register`; what a schedule is (placement, fixed V, ...) arrives as data
+ * (PIPEVIZ_DATA.schedules), its words in the strings table.
  *
- *   var res = PipevizEngine.run({schedule: "1f1b", P: 4, m: 8, V: 1,
- *                                tf: 1, tb: 1, tw: 1, comm: 0, G: null});
- *   if (!res.ok) show(res.error); else draw(res.ops, res.metrics, res.theory);
+ * Errors are thrown as PipevizError objects, which are messages ({key, args}, shown
+ * with PipevizText) with a `type`: "ConfigError", "OrderError" or "DeadlockError".
+ * Arguments that are Python floats are PipevizText.float(x).
  *
- * Inputs follow Python keyword arguments: a field left undefined takes Config's or
- * Costs' default, null is Python's None, an integral number is a Python int and any
- * other number a float (so P = 2.5 gives Python's "P must be a whole number, got 2.5").
+ *   var E = PipevizEngine;
+ *   var res = E.run(E.config('1f1b', 4, 8, 1, E.costs(1, 1, 1, 0)));
+ *   res.timeline.start, res.metrics.bubbleFraction, res.theory.bubble.toString() ...
  */
 (function (root) {
   'use strict';
 
-  var MAX_OPS = 1000000; // config.py
-  var RTOL = 1e-9; // engine.py
-  var F = 0, B = 1, W = 2;
-  var KIND_NAMES = ['F', 'B', 'W'];
-
-  function ConfigError(message) { this.message = message; }
-
-  // ---------------------------------------------------------------------------
-  // Python's formatting, for messages that must match character for character.
-
-  function isInt(v) { return typeof v === 'number' && Number.isInteger(v); }
-
-  // str(int): BigInt spells large integers in full (1e21 -> "1000000000000000000000").
-  function intStr(v) { return BigInt(v).toString(); }
-
-  function pad2(e) { return e < 10 ? '0' + e : String(e); }
-
-  // Python's spelling of nan and the infinities.
-  function nonFinite(x) { return x !== x ? 'nan' : x > 0 ? 'inf' : '-inf'; }
-
-  // Significant digits and a decimal exponent as Python writes them: "1.5e-07".
-  function scientific(digits, e) {
-    var mant = digits.length > 1 ? digits[0] + '.' + digits.slice(1) : digits;
-    return mant + 'e' + (e < 0 ? '-' : '+') + pad2(Math.abs(e));
-  }
-
-  // repr(float): the shortest round-trip digits (JS finds the same ones), laid out
-  // as Python does: fixed for 1e-4 <= |x| < 1e16 with ".0" on whole numbers, else
-  // exponent with at least two digits ("1e-07", "1e+16").
-  function floatRepr(x) {
-    if (!isFinite(x)) return nonFinite(x);
-    if (x === 0) return Object.is(x, -0) ? '-0.0' : '0.0';
-    var sign = x < 0 ? '-' : '';
-    var parts = Math.abs(x).toExponential().split('e');
-    var digits = parts[0].replace('.', ''), e = Number(parts[1]);
-    if (e < -4 || e >= 16) {
-      return sign + scientific(digits, e);
-    }
-    if (e < 0) return sign + '0.' + '0'.repeat(-e - 1) + digits;
-    while (digits.length < e + 1) digits += '0';
-    return sign + digits.slice(0, e + 1) + '.' + (digits.slice(e + 1) || '0');
-  }
-
-  function strRepr(s) {
-    var q = s.indexOf("'") >= 0 && s.indexOf('"') < 0 ? '"' : "'";
-    var out = '';
-    for (var i = 0; i < s.length; i++) {
-      var c = s[i], code = s.charCodeAt(i);
-      if (c === '\\' || c === q) out += '\\' + c;
-      else if (c === '\n') out += '\\n';
-      else if (c === '\r') out += '\\r';
-      else if (c === '\t') out += '\\t';
-      else if (code < 32 || code === 127) out += '\\x' + (code < 16 ? '0' : '') + code.toString(16);
-      else out += c;
-    }
-    return q + out + q;
-  }
-
-  // repr() of the Python value a JS input stands for.
-  function pyRepr(v) {
-    if (v === null || v === undefined) return 'None';
-    if (v === true) return 'True';
-    if (v === false) return 'False';
-    if (typeof v === 'number') return isInt(v) ? intStr(v) : floatRepr(v);
-    if (typeof v === 'string') return strRepr(v);
-    return String(v);
-  }
-
-  // A finite double exactly as a decimal: digits * 10^exp (every double is one).
-  function exactDecimal(x) {
-    var dv = new DataView(new ArrayBuffer(8));
-    dv.setFloat64(0, x);
-    var hi = dv.getUint32(0), lo = dv.getUint32(4);
-    var bexp = (hi >>> 20) & 0x7ff;
-    var mant = (BigInt(hi & 0xfffff) << BigInt(32)) | BigInt(lo);
-    var e2 = bexp === 0 ? -1074 : bexp - 1075;
-    if (bexp !== 0) mant |= BigInt(1) << BigInt(52);
-    if (e2 >= 0) return { digits: (mant << BigInt(e2)).toString(), exp: 0 };
-    return { digits: (mant * BigInt(5) ** BigInt(-e2)).toString(), exp: e2 }; // m/2^k = m*5^k/10^k
-  }
-
-  // f"{x:g}": 6 significant digits, rounded half-even on the exact binary value as
-  // Python does (JS's toPrecision rounds ties up), trailing zeros dropped, exponent
-  // form outside 1e-4 <= |x| < 1e6.
-  function fmtG(x) {
-    if (!isFinite(x)) return nonFinite(x);
-    if (x === 0) return Object.is(x, -0) ? '-0' : '0';
-    var sign = x < 0 ? '-' : '';
-    var d = exactDecimal(Math.abs(x)), digits = d.digits, k = d.exp;
-    if (digits.length > 6) {
-      var head = digits.slice(0, 6), rest = digits.slice(6);
-      k += rest.length;
-      var up = rest[0] > '5' || (rest[0] === '5' && (/[1-9]/.test(rest.slice(1)) || head[5] % 2 === 1));
-      if (up) head = String(Number(head) + 1);
-      if (head.length > 6) { head = head.slice(0, 6); k += 1; }
-      digits = head;
-    }
-    digits = digits.replace(/0+$/, function (z) { k += z.length; return ''; }) || '0';
-    var e = digits.length - 1 + k; // exponent in scientific notation
-    if (e < -4 || e >= 6) {
-      return sign + scientific(digits, e);
-    }
-    if (k >= 0) return sign + digits + '0'.repeat(k);
-    var intLen = digits.length + k;
-    if (intLen > 0) return sign + digits.slice(0, intLen) + '.' + digits.slice(intLen);
-    return sign + '0.' + '0'.repeat(-intLen) + digits;
-  }
-
-  // f"{x:.{places}f}": the exact binary value rounded half-even, as Python does
-  // (JS's toFixed rounds ties up).
-  function fmtFixed(x, places) {
-    if (!isFinite(x)) return nonFinite(x);
-    var neg = x < 0 || Object.is(x, -0);
-    var d = exactDecimal(Math.abs(x)), digits = d.digits, k = d.exp; // |x| = digits * 10^k
-    var keep = digits.length + k + places; // digits left of the cut
-    var q;
-    if (k + places >= 0) {
-      q = BigInt(digits) * BigInt(10) ** BigInt(k + places);
-    } else if (keep <= 0) {
-      var half = keep === 0 && (digits[0] > '5' || (digits[0] === '5' && /[1-9]/.test(digits.slice(1))));
-      q = half ? ONE : ZERO; // below the last place: rounds to 0, or up past one half
-    } else {
-      var head = digits.slice(0, keep), rest = digits.slice(keep);
-      q = BigInt(head);
-      var up = rest[0] > '5' || (rest[0] === '5' && (/[1-9]/.test(rest.slice(1)) || head[head.length - 1] % 2 === 1));
-      if (up) q += ONE;
-    }
-    var s = q.toString();
-    if (places > 0) {
-      while (s.length <= places) s = '0' + s;
-      s = s.slice(0, s.length - places) + '.' + s.slice(s.length - places);
-    }
-    return (neg ? '-' : '') + s;
-  }
-
-  // f"{n:,}"
-  function withCommas(n) { return n.toString().replace(/\B(?=(\d{3})+(?!\d))/g, ','); }
+  var T = root.PipevizText;
+  var FMT = T.format;
+  var DATA = root.PIPEVIZ_DATA;
+  var LIMITS = DATA.engine; // MAX_OPS, RTOL, the cost range: config.py, engine.py, costs.py
+  var ZERO = BigInt(0), ONE = BigInt(1), TEN = BigInt(10);
 
   // ---------------------------------------------------------------------------
-  // Exact fractions (Python's fractions.Fraction), on BigInt, always reduced.
-  // BigInt(k) rather than literals like 0n keeps the syntax ES2019.
+  // Errors (errors.py).
 
-  var ZERO = BigInt(0), ONE = BigInt(1);
-
-  function gcd(a, b) {
-    if (a < ZERO) a = -a;
-    if (b < ZERO) b = -b;
-    while (b) { var t = a % b; a = b; b = t; }
-    return a;
+  function PipevizError(type, key, args) {
+    this.type = type;
+    this.key = key;
+    this.args = args || {};
   }
+  PipevizError.prototype.toString = function () { return this.type + ': ' + T.text(this, 'en'); };
 
-  function frac(n, d) {
-    n = BigInt(n);
-    d = d === undefined ? ONE : BigInt(d);
-    if (d < ZERO) { n = -n; d = -d; }
-    var g = gcd(n, d) || ONE;
-    return { n: n / g, d: d / g };
-  }
-  function fadd(a, b) { return frac(a.n * b.d + b.n * a.d, a.d * b.d); }
-  function fsub(a, b) { return frac(a.n * b.d - b.n * a.d, a.d * b.d); }
-  function fmul(a, b) { return frac(a.n * b.n, a.d * b.d); }
-  function fdiv(a, b) { return frac(a.n * b.d, a.d * b.n); }
-  function fcmp(a, b) { var l = a.n * b.d, r = b.n * a.d; return l < r ? -1 : l > r ? 1 : 0; }
-  function fint(k) { return frac(k, 1); }
+  function configError(key, args) { return new PipevizError('ConfigError', key, args); }
+  function orderError(key, args) { return new PipevizError('OrderError', key, args); }
 
-  // closed_form.exact: a cost as the decimal it was written as, Fraction(repr(x)).
-  function exact(x) {
-    if (x === 0) return fint(0);
-    var parts = Math.abs(x).toExponential().split('e');
-    var digits = parts[0].replace('.', ''), e = Number(parts[1]) - (digits.length - 1);
-    var n = BigInt(x < 0 ? '-' + digits : digits), ten = BigInt(10);
-    return e >= 0 ? frac(n * ten ** BigInt(e), ONE) : frac(n, ten ** BigInt(-e));
-  }
-
-  function bitLen(n) { return n.toString(2).length; }
-
-  // float(Fraction): correctly rounded, as Python's int / int. Scale the quotient
-  // to 55-56 bits, keep a sticky bit for the remainder, and let Number() round it.
-  function ftoNumber(q) {
-    var n = q.n < ZERO ? -q.n : q.n, d = q.d;
-    if (n === ZERO) return 0;
-    var shift = 55 - (bitLen(n) - bitLen(d));
-    if (shift >= 0) n <<= BigInt(shift); else d <<= BigInt(-shift);
-    var quo = n / d;
-    if (quo * d !== n) quo |= ONE;
-    var x = Number(quo);
-    for (var s = -shift; s !== 0;) { // times 2^-shift, in exact steps
-      var step = Math.max(-1000, Math.min(1000, s));
-      x *= Math.pow(2, step);
-      s -= step;
-    }
-    return q.n < ZERO ? -x : x;
-  }
-
-  // closed_form.idle_fraction: a rank that works `work` and idles `idle`.
-  function idleFraction(idle, work) {
-    var zero = fint(0);
-    if (fcmp(idle, zero) < 0) idle = zero;
-    var total = fadd(work, idle);
-    return total.n === ZERO ? zero : fdiv(idle, total);
-  }
-
-  // ---------------------------------------------------------------------------
-  // Config and Costs (config.py, costs.py).
-
-  function pick(input, key, dflt) {
-    var v = input[key];
-    return v === undefined ? dflt : v;
-  }
-
-  // Python builds Costs(...) before Config(...) receives it, so cost errors come first.
-  function normalize(input) {
-    input = input || {};
-    var cfg = {
-      schedule: pick(input, 'schedule', '1f1b'),
-      P: pick(input, 'P', 4),
-      m: pick(input, 'm', 8),
-      V: pick(input, 'V', 1),
-      G: pick(input, 'G', null),
-      tf: pick(input, 'tf', 1),
-      tb: pick(input, 'tb', 1),
-      tw: pick(input, 'tw', 1),
-      comm: pick(input, 'comm', 0),
-    };
-    ['tf', 'tb', 'tw', 'comm'].forEach(function (name) {
-      var v = cfg[name];
-      if (typeof v !== 'number' || !isFinite(v)) {
-        throw new ConfigError(name + ' must be a finite number, got ' + pyRepr(v));
-      }
+  // DeadlockError: `blocked` lists, for every stuck rank, [rank, op index, op text,
+  // awaited index, awaited text, awaited rank]. Its message holds the parts in
+  // English, as Python's does; errorText() says it in either language.
+  function deadlockError(blocked) {
+    var parts = blocked.map(function (b) {
+      return T.msg('deadlock.part', { rank: b[0], op: b[2], dep: b[4], dep_rank: b[5] });
     });
-    if (cfg.tf <= 0 || cfg.tb <= 0) {
-      throw new ConfigError('tf and tb must be > 0 (got tf=' + fmtG(cfg.tf) + ', tb=' + fmtG(cfg.tb) + ')');
-    }
-    if (cfg.tw < 0 || cfg.comm < 0) {
-      throw new ConfigError('tw and comm must be >= 0 (got tw=' + fmtG(cfg.tw) + ', comm=' + fmtG(cfg.comm) + ')');
-    }
-    ['P', 'm', 'V'].forEach(function (name) {
-      var v = cfg[name];
-      if (!isInt(v)) throw new ConfigError(name + ' must be a whole number, got ' + pyRepr(v));
-      if (v < 1) throw new ConfigError(name + ' must be at least 1, got ' + intStr(v));
+    var e = new PipevizError('DeadlockError', 'deadlock', {
+      parts: parts.map(function (p) { return T.text(p, 'en'); }).join('; '),
     });
-    if (cfg.G !== null && (!isInt(cfg.G) || cfg.G < 1)) {
-      throw new ConfigError('G must be a whole number of at least 1, got ' + pyRepr(cfg.G));
+    e.blocked = blocked;
+    e.parts = parts;
+    return e;
+  }
+
+  // An error's text in `lang` (DeadlockError.text, PipevizError.text).
+  function errorText(e, lang) {
+    if (e.parts) {
+      return T.text(T.msg('deadlock', { parts: T.join(e.parts.map(function (p) { return T.text(p, lang); }), lang) }), lang);
     }
+    return T.text(e, lang);
+  }
+
+  // ---------------------------------------------------------------------------
+  // Costs and Config (costs.py, config.py).
+
+  var COST_NAMES = LIMITS.costNames; // tf, tb, tw, comm, tfb
+  var MAY_BE_ZERO = LIMITS.mayBeZero;
+
+  function isNumber(v) { return typeof v === 'number' || v instanceof T.PyFloat; }
+
+  function checkCost(name, value) {
+    var zeroOk = MAY_BE_ZERO.indexOf(name) >= 0;
+    var low = T.float(LIMITS.costMin), high = T.float(LIMITS.costMax);
+    if (!isNumber(value) || !isFinite(value)) {
+      throw configError('cost.number', { name: name, value: FMT.str(value), low: low, high: high });
+    }
+    value = Number(value);
+    if (value === 0 && zeroOk) return 0.0;
+    if (!(LIMITS.costMin <= value && value <= LIMITS.costMax)) {
+      throw configError(zeroOk ? 'cost.range0' : 'cost.range', { name: name, value: T.float(value), low: low, high: high });
+    }
+    return value;
+  }
+
+  // Costs(tf, tb, tw, comm, tfb): each checked in turn, as Costs.__post_init__.
+  function costs(tf, tb, tw, comm, tfb) {
+    var c = { tf: tf, tb: tb, tw: tw, comm: comm, tfb: tfb === undefined ? null : tfb };
+    COST_NAMES.forEach(function (name) {
+      if (!(name === 'tfb' && c[name] === null)) c[name] = checkCost(name, c[name]);
+    });
+    c.fb = c.tfb === null ? c.tf + c.tb + c.tw : c.tfb; // an overlapped F&B
+    c.uniform = c.tf === c.tb && c.tb === c.tw && c.comm === 0; // the article's costs, up to a unit
+    return c;
+  }
+
+  // config.whole: a whole number (a JS number with no fraction stands for a Python int).
+  function whole(name, value, low) {
+    if (typeof value !== 'number' || !Number.isInteger(value)) {
+      throw configError('config.whole', { name: name, value: FMT.str(value) });
+    }
+    if (value < low) throw configError('config.low', { name: name, low: low, value: value });
+    return value;
+  }
+
+  // Config(schedule, P, m, V, costs, G): the Costs come checked (Python builds them first).
+  function config(schedule, P, m, V, c, G) {
+    var cfg = { schedule: schedule, P: P, m: m, V: V, costs: c, G: G === undefined ? null : G };
+    ['P', 'm', 'V'].forEach(function (name) { whole(name, cfg[name], 1); });
+    if (cfg.G !== null) whole('G', cfg.G, 1);
     return cfg;
   }
 
   // ---------------------------------------------------------------------------
   // Orders (order.py): each rank's ops in execution order, flat and rank-major.
-  // Generators run rank by rank, phase by phase, which is the order Python's
-  // OrderBuilder gets by stable-sorting its phases by rank.
 
+  var F = 0, B = 1, I = 2, W = 3, FB = 4, EF = 5, EB = 6;
+  var KIND_NAMES = ['F', 'B', 'I', 'W', 'F&B', 'EF', 'EB'];
+  var KIND_CODES = new Map(KIND_NAMES.map(function (k, i) { return [k, i]; }));
+  var PLACEMENTS = ['loop', 'v'];
+
+  // Stage s lives on rank s mod P (GPipe, 1F1B, interleaved).
   function loopPlacement(P, V) {
     var s2r = new Int32Array(P * V);
     for (var s = 0; s < P * V; s++) s2r[s] = s % P;
     return s2r;
   }
 
+  // S = 2P stages in a V: rank r holds stages r and 2P-1-r (ZB-V, DualPipe-V).
   function vPlacement(P) {
     var s2r = new Int32Array(2 * P);
     for (var s = 0; s < 2 * P; s++) s2r[s] = s < P ? s : 2 * P - 1 - s;
     return s2r;
   }
 
-  // `capacity` is the op count; ops with mb >= keepBelow are dropped (ZB-V's padding).
-  function OrderBuilder(P, m, stageToRank, splitBackward, capacity, keepBelow) {
-    this.P = P; this.m = m; this.S = stageToRank.length;
-    this.chunksPerRank = this.S / P;
-    this.stageToRank = stageToRank;
-    this.splitBackward = splitBackward;
-    this.kind = new Int8Array(capacity);
-    this.mb = new Int32Array(capacity);
-    this.stage = new Int32Array(capacity);
-    this.rank = new Int32Array(capacity);
-    this.rankPtr = new Int32Array(P + 1);
-    this.n = 0;
-    this.r = 0;
-    this.keepBelow = keepBelow === undefined ? Infinity : keepBelow;
+  function placement(name, P, V) { return name === 'v' ? vPlacement(P) : loopPlacement(P, V); }
+
+  // Order: {P, m, stageToRank, kind, mb, stage, mb2, stage2, rankPtr, segment}, typed
+  // arrays; segment is null (one segment) or each op's segment (0 prologue, 1
+  // pipeline, 2 epilogue), which are barriers.
+  function Order(o) {
+    this.P = o.P;
+    this.m = o.m;
+    this.stageToRank = o.stageToRank;
+    this.kind = o.kind;
+    this.mb = o.mb;
+    this.stage = o.stage;
+    this.mb2 = o.mb2;
+    this.stage2 = o.stage2;
+    this.rankPtr = o.rankPtr;
+    this.segment = o.segment || null;
+    this._rank = null;
   }
-  OrderBuilder.prototype.op = function (kind, mb, stage) {
-    if (mb >= this.keepBelow) return;
-    var i = this.n++;
-    this.kind[i] = kind; this.mb[i] = mb; this.stage[i] = stage; this.rank[i] = this.r;
-  };
-  OrderBuilder.prototype.nextRank = function () { this.rankPtr[++this.r] = this.n; };
-
-  // --- GPipe (schedules/gpipe.py)
-  function genGPipe(P, m) {
-    var o = new OrderBuilder(P, m, loopPlacement(P, 1), false, 2 * m * P), i;
-    for (var r = 0; r < P; r++) {
-      for (i = 0; i < m; i++) o.op(F, i, r); // Step 1: m forwards, in micro-batch order
-      for (i = 0; i < m; i++) o.op(B, i, r); // Step 2: m backwards, in micro-batch order
-      o.nextRank();
-    }
-    return o;
-  }
-
-  // --- 1F1B (schedules/one_f_one_b.py)
-  function warmup1F1B(P, m, r) { return Math.min(P - 1 - r, m); }
-
-  function gen1F1B(P, m) {
-    var o = new OrderBuilder(P, m, loopPlacement(P, 1), false, 2 * m * P), i;
-    for (var r = 0; r < P; r++) {
-      var w = warmup1F1B(P, m, r);
-      for (i = 0; i < w; i++) o.op(F, i, r); // Step 1: w = min(P-1-r, m) warm-up forwards
-      for (i = 0; i < m - w; i++) { o.op(F, w + i, r); o.op(B, i, r); } // Step 2: m - w steady steps: F(w+i), B(i)
-      for (i = 0; i < w; i++) o.op(B, m - w + i, r); // Step 3: w cool-down backwards, the ones left
-      o.nextRank();
-    }
-    return o;
-  }
-
-  // --- Interleaved 1F1B (schedules/interleaved.py)
-  function pytorchRounds(P, m) { return Math.max(1, Math.floor(m / P)); }
-  function pytorchAccepts(P, m) { return m % pytorchRounds(P, m) === 0; }
-
-  // The nearest m on each side that `ok` accepts, as 'a or b'.
-  function nearest(m, ok) {
-    var below = null, above = null, k;
-    for (k = m - 1; k > 0; k--) if (ok(k)) { below = k; break; }
-    for (k = m + 1; k < 4 * m + 8; k++) if (ok(k)) { above = k; break; }
-    return below ? below + ' or ' + above : String(above);
-  }
-
-  // Micro-batches per group: P when P divides m, else PyTorch's rule; an explicit G
-  // follows Megatron-core's limits.
-  function groupSize(P, m, G) {
-    if (G === null) {
-      if (m % P === 0) return P;
-      if (!pytorchAccepts(P, m)) {
-        var rounds = pytorchRounds(P, m);
-        throw new ConfigError(
-          'interleaved with P=' + P + ' cannot split m=' + m + ' micro-batches into ' + rounds +
-          " equal rounds (PyTorch's rule, rounds = max(1, m//P)); use a multiple of P, or a valid m such as " +
-          nearest(m, function (k) { return pytorchAccepts(P, k); }));
-      }
-      return m / pytorchRounds(P, m);
-    }
-    if (!(P <= G && G <= m)) {
-      throw new ConfigError('interleaved group size G must satisfy P <= G <= m, here ' + P +
-        ' <= G <= ' + m + '; got G=' + intStr(G));
-    }
-    if (m % G > 0 && m % G < P) {
-      throw new ConfigError('interleaved G=' + G + ' leaves a last group of ' + (m % G) +
-        ' micro-batches, fewer than P=' + P + ' (Megatron-core rejects it); use a G that divides m=' + m +
-        ' or leaves at least ' + P);
-    }
-    return G;
-  }
-
-  function warmupInterleaved(P, m, V, G, r) { return Math.min(2 * (P - 1 - r) + (V - 1) * G, m * V); }
-
-  function genInterleaved(P, m, V, G) {
-    if (V === 1) return gen1F1B(P, m); // one chunk per rank: Megatron runs plain 1F1B
-    G = groupSize(P, m, G);
-    // The forward table, (micro-batch, chunk) of the k-th forward on every rank: full
-    // groups of G take chunk 0 for each micro-batch, then chunk 1, ...; the last group
-    // holds the rest, m - lastStart micro-batches.
-    var total = m * V, lastStart = Math.floor((m - 1) / G) * G, tail = m - lastStart;
-    var fMb = new Int32Array(total), fChunk = new Int32Array(total), k;
-    for (k = 0; k < lastStart * V; k++) {
-      var group = Math.floor(k / (G * V)), within = k % (G * V);
-      fChunk[k] = Math.floor(within / G);
-      fMb[k] = group * G + within % G;
-    }
-    for (var j = 0; j < tail * V; j++) {
-      fChunk[lastStart * V + j] = Math.floor(j / tail);
-      fMb[lastStart * V + j] = lastStart + j % tail;
-    }
-    var o = new OrderBuilder(P, m, loopPlacement(P, V), false, 2 * total * P), i;
-    for (var r = 0; r < P; r++) {
-      // Chunk c of rank r is stage cP + r; a backward walks the chunks in reverse.
-      var fwd = function (k) { o.op(F, fMb[k], fChunk[k] * P + r); };
-      var bwd = function (k) { o.op(B, fMb[k], (V - 1 - fChunk[k]) * P + r); };
-      var w = warmupInterleaved(P, m, V, G, r);
-      for (i = 0; i < w; i++) fwd(i); // Step 1: w warm-up forwards, table[0 .. w)
-      for (i = 0; i < total - w; i++) { fwd(w + i); bwd(i); } // Step 2: mV - w steady steps: F table[w+i], B table[i]
-      for (i = 0; i < w; i++) bwd(total - w + i); // Step 3: w cool-down backwards, table[mV - w ..)
-      o.nextRank();
-    }
-    return o;
-  }
-
-  // --- ZB-H1 (schedules/zb_h1.py)
-  function genZBH1(P, m) {
-    var o = new OrderBuilder(P, m, loopPlacement(P, 1), true, 3 * m * P), i;
-    for (var r = 0; r < P; r++) {
-      var w = warmup1F1B(P, m, r), steady = m - w;
-      var held = Math.min(r, steady); // steady steps whose W waits: rank r lets r W's wait
-      var firstW = steady - held; // W's run in the steady state: W(0 .. firstW)
-      for (i = 0; i < w; i++) o.op(F, i, r); // Step 1: w = min(P-1-r, m) warm-up forwards, as 1F1B
-      for (i = 0; i < held; i++) { o.op(F, w + i, r); o.op(B, i, r); } // Step 2a: first r steady steps; the W waits
-      for (i = held; i < held + firstW; i++) { // Step 2b: the other steady steps also run the oldest W
-        o.op(F, w + i, r); o.op(B, i, r); o.op(W, i - r, r);
-      }
-      for (i = 0; i < w; i++) { o.op(B, steady + i, r); o.op(W, firstW + i, r); } // Step 3: cool-down, B then oldest W
-      for (i = 0; i < held; i++) o.op(W, firstW + w + i, r); // Step 4: the r W's still pending, oldest first
-      o.nextRank();
-    }
-    return o;
-  }
-
-  // --- ZB-H2 (schedules/zb_h2.py): the paper's greedy rule at unit costs, one unit
-  // of time per step for every rank, on three counters per rank. Cached per (P, m).
-  var zbh2Cache = new Map();
-
-  function genZBH2(P, m) {
-    var key = P + ',' + m, hit = zbh2Cache.get(key);
-    if (hit) return hit;
-    var cap = 2 * P - 1, per = 3 * m;
-    var o = new OrderBuilder(P, m, loopPlacement(P, 1), true, per * P);
-    var nf = new Int32Array(P), nb = new Int32Array(P), nw = new Int32Array(P), len = new Int32Array(P);
-    var left = P * m; // W's still to run
-    while (left > 0) {
-      var progress = false;
-      var prevF = m; // F's rank r-1 had run before this step; rank -1 "ran" all m
-      for (var r = 0; r < P; r++) {
-        // Every rule reads the counters as they were before this step: rank r+1 has
-        // not moved yet, and prevF saved rank r-1's count before it moved.
-        var f = nf[r], b = nb[r], w = nw[r], nextB = r + 1 < P ? nb[r + 1] : m + 1, kind = -1, mb = 0;
-        if (b < f && b < nextB) { kind = B; mb = b; nb[r]++; } // its F ran here, its B on the next rank
-        else if (f < prevF && f - w < cap) { kind = F; mb = f; nf[r]++; } // arrived, and room in flight
-        else if (w < b) { kind = W; mb = w; nw[r]++; left--; } // otherwise the oldest pending W
-        if (kind >= 0) {
-          var j = r * per + len[r]++;
-          o.kind[j] = kind; o.mb[j] = mb; o.stage[j] = r; o.rank[j] = r;
-          progress = true;
+  Object.defineProperties(Order.prototype, {
+    S: { get: function () { return this.stageToRank.length; } },
+    nOps: { get: function () { return this.kind.length; } },
+    // Model chunks each rank holds (V for loop placement, 2 for a V).
+    chunksPerRank: { get: function () { return Math.floor(this.S / this.P); } },
+    // The rank executing each op.
+    rank: {
+      get: function () {
+        if (this._rank === null) {
+          var rank = new Int32Array(this.nOps), ptr = this.rankPtr;
+          for (var r = 0; r < this.P; r++) rank.fill(r, ptr[r], ptr[r + 1]);
+          this._rank = rank;
         }
-        prevF = f;
-      }
-      if (!progress) throw new Error('zb-h2 greedy rule stalled at P=' + P + ', m=' + m);
+        return this._rank;
+      },
+    },
+    // Some backward is split into I and W.
+    hasW: { get: function () { return this.kind.indexOf(W) >= 0; } },
+    kindsUsed: {
+      get: function () {
+        var kind = this.kind;
+        return KIND_NAMES.filter(function (_, k) { return kind.indexOf(k) >= 0; });
+      },
+    },
+  });
+
+  // Op i as a readable array: [kind, mb, stage], ['F&B', mb, stage, mb2, stage2] or
+  // [kind, mb] for encoder ops.
+  Order.prototype.op = function (i) {
+    var k = this.kind[i];
+    if (k === FB) return ['F&B', this.mb[i], this.stage[i], this.mb2[i], this.stage2[i]];
+    if (k === EF || k === EB) return [KIND_NAMES[k], this.mb[i]];
+    return [KIND_NAMES[k], this.mb[i], this.stage[i]];
+  };
+  Order.prototype.rankOps = function (r) {
+    var out = [];
+    for (var i = this.rankPtr[r]; i < this.rankPtr[r + 1]; i++) out.push(this.op(i));
+    return out;
+  };
+  Order.prototype.token = function (i) { return token(this.op(i)); };
+  // One line per rank, tokens in execution order.
+  Order.prototype.toText = function () {
+    var lines = [];
+    for (var r = 0; r < this.P; r++) {
+      var toks = [];
+      for (var i = this.rankPtr[r]; i < this.rankPtr[r + 1]; i++) toks.push(this.token(i));
+      lines.push(toks.join(' '));
     }
-    for (var q = 0; q <= P; q++) o.rankPtr[q] = q * per;
-    o.n = per * P;
-    if (zbh2Cache.size >= 64) zbh2Cache.delete(zbh2Cache.keys().next().value);
-    zbh2Cache.set(key, o);
-    return o;
+    return lines.join('\n');
+  };
+
+  // Order.from_rank_lists: per-rank lists of op arrays (see Order.op).
+  function fromRankLists(m, stageToRank, ranks, segment) {
+    var flat = [];
+    ranks.forEach(function (ops) { ops.forEach(function (op) { flat.push(op); }); });
+    var n = flat.length;
+    var kind = new Int8Array(n);
+    var mb = new Int32Array(n).fill(-1), stage = new Int32Array(n).fill(-1);
+    var mb2 = new Int32Array(n).fill(-1), stage2 = new Int32Array(n).fill(-1);
+    flat.forEach(function (op, i) {
+      var code = KIND_CODES.get(op[0]);
+      if (code === undefined) throw orderError('order.kind', { kind: FMT.str(op[0]), valid: KIND_NAMES.join(', ') });
+      kind[i] = code;
+      mb[i] = op[1];
+      if (code === EF || code === EB) return;
+      stage[i] = op[2];
+      if (code === FB) { mb2[i] = op[3]; stage2[i] = op[4]; }
+    });
+    var rankPtr = new Int32Array(ranks.length + 1);
+    ranks.forEach(function (ops, r) { rankPtr[r + 1] = rankPtr[r] + ops.length; });
+    var seg = null;
+    if (segment !== undefined && segment !== null) {
+      var flatSeg = [];
+      segment.forEach(function (s) { s.forEach(function (x) { flatSeg.push(x); }); });
+      seg = Int8Array.from(flatSeg);
+    }
+    return new Order({
+      P: ranks.length, m: m, stageToRank: Int32Array.from(stageToRank), kind: kind, mb: mb, stage: stage,
+      mb2: mb2, stage2: stage2, rankPtr: rankPtr, segment: seg,
+    });
   }
 
-  // --- ZB-V (schedules/zb_v.py): phases written for n = max(m, 2P-1) micro-batches,
-  // those past m dropped as they are emitted.
-  function genZBV(P, m) {
-    var n = Math.max(m, 2 * P - 1), i, j;
-    var o = new OrderBuilder(P, m, vPlacement(P), true, 6 * m * P, m);
-    for (var r = 0; r < P; r++) {
-      var s0 = r, s1 = 2 * P - 1 - r; // chunk 0 and chunk 1 of rank r
-      var withF0 = n - (2 * P - 1 - r); // steady steps that still have a chunk-0 forward
-      for (i = 0; i < 2 * (P - r) - 1; i++) o.op(F, i, s0); // Step 1: 2(P-r)-1 forwards of chunk 0: the way down
-      for (i = 0; i < r; i++) { o.op(F, i, s1); o.op(F, 2 * (P - r) - 1 + i, s0); } // Step 2: r pairs (F1, F0)
-      for (i = 0; i < P - r; i++) { o.op(F, r + i, s1); o.op(B, i, s1); o.op(W, i, s1); } // Step 3: P-r triples (F1, B1, W1)
-      // Step 4: steady state, n-P steps of (F0, B0, W0, F1, B1, W1); the last P-r-1
-      // steps have no chunk-0 forward left.
-      for (i = 0; i < withF0 + P - 1 - r; i++) {
-        if (i < withF0) o.op(F, 2 * P - 1 - r + i, s0);
-        o.op(B, i, s0); o.op(W, i, s0);
-        o.op(F, P + i, s1); o.op(B, P - r + i, s1); o.op(W, P - r + i, s1);
-      }
-      for (i = 0; i < r; i++) { o.op(B, n - P + i, s0); o.op(B, n - r + i, s1); } // Step 5: cool-down, r pairs (B0, B1)
-      for (i = 0; i < P - r; i++) { o.op(B, n - P + r + i, s0); o.op(W, n - P + i, s0); } // Step 6: P-r pairs (B0, W0)
-      for (j = 0; j < r; j++) o.op(W, n - r + j, s1); // Step 7: the W's left: r of chunk 1,
-      for (j = 0; j < r; j++) o.op(W, n - r + j, s0); // then r of chunk 0
-      o.nextRank();
+  function token(op) {
+    var kind = op[0];
+    if (kind === 'F&B') return op[2] + 'F' + op[1] + '&' + op[4] + 'B' + op[3];
+    if (kind === 'EF' || kind === 'EB') return kind + op[1];
+    return op[2] + kind + op[1];
+  }
+
+  // PyTorch's action notation, ASCII digits (at most 9 in a number).
+  var N = '([0-9]{1,9})';
+  var TOKEN = new RegExp('^' + N + '([FBIW])' + N + '$');
+  var PAIR = new RegExp('^' + N + 'F' + N + '&' + N + 'B' + N + '$');
+  var ENCODER = new RegExp('^E([FB])' + N + '$');
+  // PyTorch's communication and sharding actions: read and left out.
+  var COMM = /^[0-9]{1,9}(SEND_F|RECV_F|SEND_B|RECV_B|UNSHARD|RESHARD|REDUCE_GRAD)[0-9]{0,9}$/;
+
+  // One token as an op array, [] for a communication action, null if not a token.
+  function parseToken(text) {
+    var found = TOKEN.exec(text);
+    if (found) return [found[2], Number(found[3]), Number(found[1])];
+    if ((found = PAIR.exec(text))) return ['F&B', Number(found[2]), Number(found[1]), Number(found[4]), Number(found[3])];
+    if ((found = ENCODER.exec(text))) return ['E' + found[1], Number(found[2])];
+    if (COMM.test(text)) return [];
+    return null;
+  }
+
+  // Python's str.isspace() characters, and its line boundaries (str.splitlines).
+  var PY_SPACE = '\\t\\n\\x0b\\x0c\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
+  var PY_STRIP = new RegExp('^[' + PY_SPACE + ']+|[' + PY_SPACE + ']+$', 'g');
+  var PY_SPLIT = new RegExp('[' + PY_SPACE + ']+');
+  var PY_LINES = /\r\n|[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]/;
+
+  function splitLines(text) {
+    var lines = text.split(PY_LINES);
+    if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop(); // a final line break ends a line
+    return text === '' ? [] : lines;
+  }
+
+  // Each non-comment line's tokens as op arrays (OrderError naming the first bad token).
+  function parseRankLists(text) {
+    var ranks = [];
+    splitLines(text).forEach(function (line, index) {
+      var body = line.split('#')[0].replace(PY_STRIP, '');
+      if (!body) return;
+      var ops = [];
+      body.replace(/,/g, ' ').split(PY_SPLIT).forEach(function (tok) {
+        if (!tok) return; // split() drops the empty ends
+        var op = parseToken(tok);
+        if (op === null) throw orderError('order.token', { token: tok, line: index + 1 });
+        if (op.length) ops.push(op);
+      });
+      ranks.push(ops);
+    });
+    return ranks;
+  }
+
+  // parse_order: one line per rank; m from the order, the stage count from the
+  // placement and the highest stage used. Validity is the simulator's check.
+  function parseOrder(text, placementName, P) {
+    placementName = placementName === undefined ? 'loop' : placementName;
+    if (PLACEMENTS.indexOf(placementName) < 0) {
+      throw orderError('order.placement', { placement: FMT.str(placementName), valid: PLACEMENTS.join(', ') });
     }
-    return o;
+    var ranks = parseRankLists(text);
+    if (!ranks.length) throw orderError('order.empty', {});
+    if (P !== undefined && P !== null && ranks.length !== P) throw orderError('order.lines', { lines: ranks.length, P: P });
+    P = ranks.length;
+    var mbs = [], stages = [];
+    ranks.forEach(function (ops) {
+      ops.forEach(function (op) {
+        mbs.push(op[1]);
+        if (op.length > 2) stages.push(op[2]);
+        if (op[0] === 'F&B') { mbs.push(op[3]); stages.push(op[4]); }
+      });
+    });
+    if (!stages.length) throw orderError('order.empty', {});
+    var m = mbs.reduce(function (a, b) { return Math.max(a, b); }) + 1;
+    var S = placementName === 'v' ? 2 * P : P * Math.ceil((stages.reduce(function (a, b) { return Math.max(a, b); }) + 1) / P);
+    checkSize(m, S); // before anything of size S or m * S is allocated
+    return fromRankLists(m, placementName === 'v' ? vPlacement(P) : loopPlacement(P, S / P), ranks);
+  }
+
+  // An order with m micro-batches on S stages holds a forward and a backward of each
+  // (mb, stage): 2mS ops at least. Past MAX_OPS it is refused before any (m, S)
+  // table is built.
+  function checkSize(m, S) {
+    var n = BigInt(2) * BigInt(m) * BigInt(S);
+    if (n > BigInt(LIMITS.maxOps)) {
+      throw orderError('order.too_big', { last_mb: m - 1, last_stage: S - 1, n: FMT.commas(n), max: FMT.commas(LIMITS.maxOps) });
+    }
+  }
+
+  // OrderBuilder: an order phase by phase, as a generator names them (order.py).
+  //
+  //   order.steps(m - w, function (r, i, emit) {  // Step 2: m - w_r steady steps
+  //     emit(F, w[r] + i, r); emit(B, i, r);       // each runs F(w+i), then B(i)
+  //   });
+  //
+  // `steps(counts, fn)` runs fn for every step i of every rank r when rank r runs
+  // counts[r] steps (counts may be one number); emit(kind, mb, stage[, mb2, stage2])
+  // appends an op to rank r. Phases land on each rank in the order they are written.
+  function OrderBuilder(P, m, stageToRank) {
+    this.P = P;
+    this.m = m;
+    this.stageToRank = stageToRank;
+    this.ops = [];
+    for (var r = 0; r < P; r++) this.ops.push([]);
+  }
+  OrderBuilder.prototype.steps = function (counts, fn) {
+    var ops = this.ops;
+    for (var r = 0; r < this.P; r++) {
+      var n = typeof counts === 'number' ? counts : counts[r], list = ops[r];
+      var emit = function (kind, mb, stage, mb2, stage2) {
+        list.push(kind, mb, stage, mb2 === undefined ? -1 : mb2, stage2 === undefined ? -1 : stage2);
+      };
+      for (var i = 0; i < n; i++) fn(r, i, emit);
+    }
+  };
+  // Pack the phases rank by rank; `keepMbBelow` drops padding micro-batches.
+  OrderBuilder.prototype.build = function (keepMbBelow) {
+    var keep = keepMbBelow === undefined ? Infinity : keepMbBelow;
+    var n = 0, r, j;
+    for (r = 0; r < this.P; r++) {
+      for (j = 0; j < this.ops[r].length; j += 5) if (this.ops[r][j + 1] < keep && this.ops[r][j + 3] < keep) n++;
+    }
+    var kind = new Int8Array(n), mb = new Int32Array(n), stage = new Int32Array(n);
+    var mb2 = new Int32Array(n), stage2 = new Int32Array(n), rankPtr = new Int32Array(this.P + 1), i = 0;
+    for (r = 0; r < this.P; r++) {
+      var list = this.ops[r];
+      for (j = 0; j < list.length; j += 5) {
+        if (!(list[j + 1] < keep && list[j + 3] < keep)) continue;
+        kind[i] = list[j]; mb[i] = list[j + 1]; stage[i] = list[j + 2]; mb2[i] = list[j + 3]; stage2[i] = list[j + 4];
+        i++;
+      }
+      rankPtr[r + 1] = i;
+    }
+    return new Order({
+      P: this.P, m: this.m, stageToRank: this.stageToRank, kind: kind, mb: mb, stage: stage, mb2: mb2,
+      stage2: stage2, rankPtr: rankPtr,
+    });
+  };
+
+  // An array with one value per rank: perRank(P, function (r) { ... }).
+  function perRank(P, f) {
+    var a = new Int32Array(P);
+    for (var r = 0; r < P; r++) a[r] = f(r);
+    return a;
   }
 
   // ---------------------------------------------------------------------------
-  // Simulator (simulate.py): as soon as possible, each rank's order fixed. Ops fall
-  // into runs, each headed by an op that may wait (cross-rank dependency, or first of
-  // its rank); the rest start as the previous op ends. Times are run start + offset
-  // from one global cumulative sum, exactly Python's arithmetic.
+  // The simulator (simulate.py).
 
-  function describeOp(o, i) { return KIND_NAMES[o.kind[i]] + '(mb ' + o.mb[i] + ', stage ' + o.stage[i] + ')'; }
+  // The duration of each op: a rank's share of the cost, over its chunks.
+  function opDurations(order, c) {
+    var perKind = new Float64Array(KIND_NAMES.length);
+    perKind[F] = c.tf; perKind[B] = c.tb + c.tw; perKind[I] = c.tb; perKind[W] = c.tw; perKind[FB] = c.fb;
+    var cpr = order.chunksPerRank;
+    for (var k = 0; k < perKind.length; k++) perKind[k] /= cpr;
+    var dur = new Float64Array(order.nOps);
+    for (var i = 0; i < dur.length; i++) dur[i] = perKind[order.kind[i]];
+    return dur;
+  }
 
-  function simulate(o, cfg) {
-    var N = o.n, P = o.P, m = o.m, S = o.S;
-    var kind = o.kind, mbA = o.mb, stage = o.stage, rank = o.rank, ptr = o.rankPtr;
-    var i, r, h;
+  // 'F(mb 3, stage 2)', 'F&B(mb 3, stage 0 + mb 1, stage 5)', 'EF(mb 3)'.
+  function describeOp(order, i) {
+    var op = order.op(i);
+    if (op[0] === 'F&B') return 'F&B(mb ' + op[1] + ', stage ' + op[2] + ' + mb ' + op[3] + ', stage ' + op[4] + ')';
+    if (op.length === 2) return op[0] + '(mb ' + op[1] + ')';
+    return op[0] + '(mb ' + op[1] + ', stage ' + op[2] + ')';
+  }
 
-    // Dependencies: F after F(s-1); B after B(s+1), or F(s) on the last stage; W after B.
-    var where = new Int32Array(3 * m * S).fill(-1);
-    for (i = 0; i < N; i++) where[(kind[i] * m + mbA[i]) * S + stage[i]] = i;
-    var dep = new Int32Array(N);
+  // Every op in range and on the rank holding its stage; every (mb, stage) has one
+  // forward and one backward (a full B, an I followed by its W, or the backward half
+  // of an F&B); encoder ops once per micro-batch or not at all. The first problem, as
+  // Python finds it.
+  function validate(order) {
+    var P = order.P, m = order.m, S = order.S, N = order.nOps, ptr = order.rankPtr, s2r = order.stageToRank;
+    var i, s;
+    if (ptr.length !== P + 1 || ptr[0] !== 0 || ptr[P] !== N) throw orderError('order.rank_ptr', { n: N, P: P });
+    var badMap = S === 0;
+    for (s = 0; s < S; s++) if (s2r[s] < 0 || s2r[s] >= P) badMap = true;
+    if (badMap) throw orderError('order.stage_to_rank', { last: P - 1 });
+    checkSize(m, S);
+    var kind = order.kind, mb = order.mb, stage = order.stage, mb2 = order.mb2, stage2 = order.stage2;
+    var rank = order.rank;
     for (i = 0; i < N; i++) {
-      var s = stage[i], b = mbA[i];
-      if (kind[i] === F) dep[i] = s > 0 ? where[(F * m + b) * S + s - 1] : -1;
-      else if (kind[i] === B) dep[i] = s < S - 1 ? where[(B * m + b) * S + s + 1] : where[(F * m + b) * S + s];
-      else dep[i] = where[(B * m + b) * S + s];
+      var k = kind[i], enc = k === EF || k === EB;
+      var bad = k < 0 || k >= KIND_NAMES.length || mb[i] < 0 || mb[i] >= m;
+      bad = bad || (!enc && (stage[i] < 0 || stage[i] >= S));
+      bad = bad || (k === FB && (mb2[i] < 0 || mb2[i] >= m || stage2[i] < 0 || stage2[i] >= S));
+      if (bad) {
+        throw orderError('order.range', { op: order.token(i), rank: rank[i], last_mb: m - 1, last_stage: S - 1 });
+      }
     }
-
-    // Durations: a rank's share of each cost, over its chunks.
-    var cpr = o.chunksPerRank;
-    var perKind = [cfg.tf / cpr, (o.splitBackward ? cfg.tb : cfg.tb + cfg.tw) / cpr, cfg.tw / cpr];
-
-    // Runs, and offsets within them from one global cumulative sum (np.cumsum).
-    var head = new Uint8Array(N), cross = new Uint8Array(N), H = 0;
     for (i = 0; i < N; i++) {
-      var d = dep[i];
-      cross[i] = d >= 0 && rank[d] !== rank[i] ? 1 : 0;
-      head[i] = cross[i] || (d >= 0 && d > i) ? 1 : 0;
+      if (kind[i] === EF || kind[i] === EB) continue;
+      var home = s2r[stage[i]];
+      if (home !== rank[i] || (kind[i] === FB && s2r[Math.max(stage2[i], 0)] !== rank[i])) {
+        s = home !== rank[i] ? stage[i] : stage2[i];
+        throw orderError('order.wrong_rank', { op: order.token(i), rank: rank[i], stage: s, home: s2r[s] });
+      }
     }
-    for (r = 0; r < P; r++) if (ptr[r + 1] > ptr[r]) head[ptr[r]] = 1;
-    for (i = 0; i < N; i++) H += head[i];
-    var heads = new Int32Array(H), runOf = new Int32Array(N), csum = new Float64Array(N + 1);
-    for (i = 0, h = -1; i < N; i++) {
-      if (head[i]) heads[++h] = i;
-      runOf[i] = h;
-      csum[i + 1] = csum[i] + perKind[kind[i]];
-    }
-    var runBase = new Float64Array(H), runDur = new Float64Array(H);
-    for (h = 0; h < H; h++) runBase[h] = csum[heads[h]];
-    for (h = 0; h < H; h++) runDur[h] = (h + 1 < H ? runBase[h + 1] : csum[N]) - runBase[h];
-    var offStart = new Float64Array(N), offEnd = new Float64Array(N);
+    // Count each role per (mb, stage): forward, backward (B, I or F&B's half), I, W.
+    var fwd = new Int32Array(m * S), bwd = new Int32Array(m * S), hasI = new Int32Array(m * S), hasW = new Int32Array(m * S);
     for (i = 0; i < N; i++) {
-      offStart[i] = csum[i] - runBase[runOf[i]];
-      offEnd[i] = csum[i + 1] - runBase[runOf[i]];
+      var at = mb[i] * S + stage[i];
+      switch (kind[i]) {
+        case F: fwd[at]++; break;
+        case B: bwd[at]++; break;
+        case I: bwd[at]++; hasI[at]++; break;
+        case W: hasW[at]++; break;
+        case FB: fwd[at]++; bwd[mb2[i] * S + stage2[i]]++; break;
+        default: break;
+      }
     }
+    exactlyOnce(fwd, 'F', S);
+    exactlyOnce(bwd, 'B', S);
+    for (i = 0; i < m * S; i++) {
+      if (hasW[i] > 1 || hasW[i] !== hasI[i]) {
+        var tok = (i % S) + 'W' + Math.floor(i / S), iTok = (i % S) + 'I' + Math.floor(i / S);
+        if (hasW[i] > 1) throw orderError('order.twice', { op: tok, n: hasW[i] });
+        if (hasI[i]) throw orderError('order.missing_w', { op: tok, i_op: iTok });
+        throw orderError('order.stray_w', { op: tok, i_op: iTok });
+      }
+    }
+    var anyEF = encoderOnce(order, EF), anyEB = encoderOnce(order, EB);
+    if (anyEB && !anyEF) throw orderError('order.encoder_missing', { op: 'EF0' });
+    if (order.segment !== null && order.segment.length !== N) throw orderError('order.segment', { n: N });
+  }
 
-    // What each run waits for: a run (-1: nothing) and the lag from that run's start.
-    var waitsOn = new Int32Array(H), lag = new Float64Array(H);
-    for (h = 0; h < H; h++) {
-      var dh = dep[heads[h]];
-      waitsOn[h] = dh >= 0 ? runOf[dh] : -1;
-      if (dh >= 0) lag[h] = offEnd[dh] + (cross[heads[h]] ? cfg.comm : 0.0);
+  // Encoder ops of kind k: once per micro-batch, or not at all. Whether there are any.
+  function encoderOnce(order, k) {
+    var kind = order.kind, mb = order.mb, count = new Int32Array(order.m), any = false, j;
+    for (j = 0; j < kind.length; j++) if (kind[j] === k) { count[mb[j]]++; any = true; }
+    for (j = 0; any && j < count.length; j++) {
+      if (count[j] === 1) continue;
+      var t = KIND_NAMES[k] + j;
+      if (count[j] === 0) throw orderError('order.encoder_missing', { op: t });
+      throw orderError('order.twice', { op: t, n: count[j] });
     }
+    return any;
+  }
 
-    // Time the runs. Python times every ready rank per numpy wave; a run's start only
-    // depends on its rank's previous run and the run it waits for, so advancing each
-    // rank as far as it can gives the same numbers, and the same stuck ops on deadlock.
-    var runStart = new Float64Array(H), timed = new Uint8Array(H);
-    var cur = new Int32Array(P), last = new Int32Array(P), free = new Float64Array(P);
-    for (r = 0; r < P; r++) {
-      cur[r] = ptr[r + 1] > ptr[r] ? runOf[ptr[r]] : 0;
-      last[r] = ptr[r + 1] > ptr[r] ? runOf[ptr[r + 1] - 1] : -1;
+  function exactlyOnce(counts, role, S) {
+    for (var i = 0; i < counts.length; i++) {
+      if (counts[i] === 1) continue;
+      var mb = Math.floor(i / S), s = i % S, tok = s + role + mb;
+      if (counts[i] === 0) {
+        throw orderError(role === 'F' ? 'order.missing_f' : 'order.missing_b', { op: tok, mb: mb, stage: s });
+      }
+      throw orderError('order.twice', { op: tok, n: counts[i] });
     }
-    var remaining = H;
-    while (remaining > 0) {
-      var progress = false;
+  }
+
+  // SPEC.md's dependencies of every op, with lags (the comm latency across ranks),
+  // CSR style: op i waits for idx[ptr[i] .. ptr[i+1]). Within an op, in Python's
+  // order: its forward part's, its backward part's, a W's or an EB's, then barriers.
+  //   a forward F(mb, s)        after the forward of (mb, s-1); on stage 0 after EF(mb), if any
+  //   a backward B/I(mb, s)     after the backward of (mb, s+1); on the last stage after F(mb, s)
+  //   W(mb, s)                  after I(mb, s)
+  //   an overlapped F&B         after the dependencies of both of its parts
+  //   EB(mb)                    after the backward of (mb, 0)
+  //   a segment                 after every op of the one before
+  function dependencies(order, comm) {
+    var m = order.m, S = order.S, N = order.nOps, kind = order.kind, mb = order.mb, stage = order.stage;
+    var mb2 = order.mb2, stage2 = order.stage2, rank = order.rank, i, k;
+    // Which op produces each (mb, stage)'s forward activation and input gradient.
+    var fwd = new Int32Array(m * S).fill(-1), bwd = new Int32Array(m * S).fill(-1), encF = new Int32Array(m).fill(-1);
+    for (i = 0; i < N; i++) {
+      k = kind[i];
+      if (k === F || k === FB) fwd[mb[i] * S + stage[i]] = i;
+      if (k === B || k === I) bwd[mb[i] * S + stage[i]] = i;
+    }
+    for (i = 0; i < N; i++) if (kind[i] === FB) bwd[mb2[i] * S + stage2[i]] = i;
+    for (i = 0; i < N; i++) if (kind[i] === EF) encF[mb[i]] = i;
+
+    var barrierDeps = order.segment !== null ? barriers(order) : new Map();
+    var extra = 0;
+    barrierDeps.forEach(function (ds) { extra += ds.length; });
+    var ptr = new Int32Array(N + 1), idx = new Int32Array(2 * N + extra), lag = new Float64Array(2 * N + extra), n = 0;
+    for (i = 0; i < N; i++) {
+      k = kind[i];
+      var d1 = -1, d2 = -1;
+      if (k === F || k === FB) { // forward part: the previous stage, or the encoder
+        d1 = stage[i] > 0 ? fwd[mb[i] * S + stage[i] - 1] : encF[mb[i]];
+      }
+      if (k === B || k === I || k === FB) { // backward part: the next stage, or the last forward
+        var bm = k === FB ? mb2[i] : mb[i], bs = k === FB ? stage2[i] : stage[i];
+        d2 = bs < S - 1 ? bwd[bm * S + bs + 1] : fwd[bm * S + S - 1];
+      }
+      if (k === W) d2 = bwd[mb[i] * S + stage[i]];
+      if (k === EB) d2 = bwd[mb[i] * S];
+      if (d1 >= 0) { idx[n] = d1; lag[n++] = rank[d1] !== rank[i] ? comm : 0.0; }
+      if (d2 >= 0) { idx[n] = d2; lag[n++] = rank[d2] !== rank[i] ? comm : 0.0; }
+      var waits = barrierDeps.get(i);
+      if (waits !== undefined) for (var j = 0; j < waits.length; j++) { idx[n] = waits[j]; lag[n++] = 0.0; }
+      ptr[i + 1] = n;
+    }
+    return { ptr: ptr, idx: idx.slice(0, n), lag: lag.slice(0, n) };
+  }
+
+  // The first op of each segment on each rank waits for the last op of every earlier
+  // segment on every rank: op -> the ops it waits for, by rank.
+  function barriers(order) {
+    var seg = order.segment, rank = order.rank, P = order.P, N = order.nOps, out = new Map();
+    var ks = Array.from(new Set(seg)).sort(function (a, b) { return a - b; });
+    ks.forEach(function (k) {
+      var lasts = [], firsts = [], r, i;
       for (r = 0; r < P; r++) {
-        while (cur[r] <= last[r]) {
-          var q = cur[r], w = waitsOn[q];
-          if (w >= 0 && !timed[w]) break;
-          var t0 = w < 0 ? free[r] : Math.max(free[r], runStart[w] + lag[q]);
-          runStart[q] = t0;
-          timed[q] = 1;
-          free[r] = t0 + runDur[q];
-          cur[r]++;
-          remaining--;
-          progress = true;
+        var last = -1, first = -1;
+        for (i = 0; i < N; i++) {
+          if (rank[i] !== r) continue;
+          if (seg[i] < k) last = i;
+          else if (seg[i] === k && first < 0) first = i;
+        }
+        if (last >= 0) lasts.push(last);
+        if (first >= 0) firsts.push(first);
+      }
+      if (!lasts.length) return; // no earlier segment
+      firsts.forEach(function (f) { out.set(f, lasts.slice()); });
+    });
+    return out;
+  }
+
+  // simulate._asap: walk the ranks round-robin, advancing each rank through every op
+  // whose dependencies are already timed; a round that advances no rank is a
+  // deadlock. Returns each rank's next untimed op (its end if done).
+  function asap(rankPtr, dur, depPtr, depIdx, depLag, start, end) {
+    var P = rankPtr.length - 1;
+    var nxt = rankPtr.slice(0, P);
+    var free = new Float64Array(P);
+    var timed = new Uint8Array(dur.length);
+    var left = dur.length;
+    while (left > 0) {
+      var moved = false;
+      for (var r = 0; r < P; r++) {
+        var i = nxt[r], hi = rankPtr[r + 1], tFree = free[r];
+        while (i < hi) {
+          var t = tFree, ready = true;
+          for (var k = depPtr[i]; k < depPtr[i + 1]; k++) {
+            var d = depIdx[k];
+            if (!timed[d]) { ready = false; break; }
+            var at = end[d] + depLag[k];
+            if (at > t) t = at;
+          }
+          if (!ready) break;
+          start[i] = t;
+          tFree = t + dur[i];
+          end[i] = tFree;
+          timed[i] = 1;
+          i += 1;
+        }
+        if (i !== nxt[r]) {
+          moved = true;
+          left -= i - nxt[r];
+          nxt[r] = i;
+          free[r] = tFree;
         }
       }
-      if (!progress) {
-        var parts = [];
-        for (r = 0; r < P; r++) {
-          if (cur[r] > last[r]) continue;
-          var hi = heads[cur[r]], di = dep[hi];
-          parts.push('rank ' + r + ' is stuck at ' + describeOp(o, hi) + ', which waits for ' +
-            describeOp(o, di) + ' on rank ' + rank[di]);
-        }
-        throw new ConfigError('deadlock: ' + parts.join('; '));
+      if (!moved) break;
+    }
+    return nxt;
+  }
+
+  // Time `order` with costs `c` (or with the given per-op durations): a timeline
+  // {order, costs, start, end, deps, makespan}.
+  function simulate(order, c, dur) {
+    validate(order);
+    var deps = dependencies(order, c.comm);
+    if (dur === undefined || dur === null) dur = opDurations(order, c);
+    var N = order.nOps, start = new Float64Array(N), end = new Float64Array(N);
+    var nxt = asap(order.rankPtr, Float64Array.from(dur), deps.ptr, deps.idx, deps.lag, start, end);
+    var stuck = [];
+    for (var r = 0; r < order.P; r++) if (nxt[r] < order.rankPtr[r + 1]) stuck.push(r);
+    if (stuck.length) throw deadlock(order, deps, nxt, stuck);
+    return { order: order, costs: c, start: start, end: end, deps: deps, makespan: makespan(start, end) };
+  }
+
+  function makespan(start, end) {
+    if (!end.length) return 0.0;
+    var hi = -Infinity, lo = Infinity;
+    for (var i = 0; i < end.length; i++) {
+      if (end[i] > hi) hi = end[i];
+      if (start[i] < lo) lo = start[i];
+    }
+    return hi - lo;
+  }
+
+  // For every stuck rank: the op it is stuck at and the first op that one waits for
+  // (an op is timed iff it comes before its rank's next untimed op).
+  function deadlock(order, deps, nxt, stuck) {
+    var rank = order.rank;
+    return deadlockError(stuck.map(function (r) {
+      var i = nxt[r], d = -1;
+      for (var k = deps.ptr[i]; k < deps.ptr[i + 1]; k++) {
+        var j = deps.idx[k];
+        if (!(j < nxt[rank[j]])) { d = j; break; }
       }
-    }
-    var start = new Float64Array(N), end = new Float64Array(N);
-    for (i = 0; i < N; i++) {
-      var base = runStart[runOf[i]];
-      start[i] = base + offStart[i];
-      end[i] = base + offEnd[i];
-    }
-    return { start: start, end: end, dep: dep };
+      return [r, i, describeOp(order, i), d, describeOp(order, d), rank[d]];
+    }));
   }
 
   // ---------------------------------------------------------------------------
@@ -613,303 +664,314 @@
     n2 -= n2 % 8;
     return pairwiseSum(a, lo, n2) + pairwiseSum(a, lo + n2, n - n2);
   }
+  function sum(a) { return 0.0 + pairwiseSum(a, 0, a.length); }
 
   // Round away float noise (1e-16 bubbles) so a zero bubble reads as zero.
   function clean(x) { return Math.abs(x) < 1e-12 ? 0.0 : x; }
 
-  // A step function per rank, flat, keeping only the events that change the value.
-  function steps(rank, time, value, delta) {
-    var n = 0, i, j = 0;
-    for (i = 0; i < delta.length; i++) if (delta[i] !== 0) n++;
-    var out = { rank: new Int32Array(n), time: new Float64Array(n), value: new Int32Array(n) };
-    for (i = 0; i < delta.length; i++) {
-      if (delta[i] === 0) continue;
-      out.rank[j] = rank[i]; out.time[j] = time[i]; out.value[j] = value[i]; j++;
-    }
-    return out;
-  }
-
-  function measure(o, tl) {
-    var P = o.P, N = o.n, ptr = o.rankPtr, rank = o.rank, kind = o.kind;
-    var start = tl.start, end = tl.end, i, r;
-
-    var maxEnd = -Infinity, minStart = Infinity;
-    for (i = 0; i < N; i++) {
-      if (end[i] > maxEnd) maxEnd = end[i];
-      if (start[i] < minStart) minStart = start[i];
-    }
-    var makespan = N ? maxEnd - minStart : 0.0;
-    var busy = new Float64Array(P), idle = new Float64Array(P), span = new Float64Array(P), spanMax = -Infinity;
-    for (i = 0; i < N; i++) busy[rank[i]] += end[i] - start[i]; // np.bincount: in op order
-    for (r = 0; r < P; r++) {
-      idle[r] = makespan - busy[r];
-      span[r] = end[ptr[r + 1] - 1] - start[ptr[r]];
-      if (span[r] > spanMax) spanMax = span[r];
-    }
-    var work = 0.0 + pairwiseSum(busy, 0, P); // busy.sum()
-    var bubble = makespan > 0 ? 1.0 - work / (P * makespan) : 0.0;
-    var steady = makespan > 0 ? 1.0 - work / (P * spanMax) : 0.0;
-
-    // Idle intervals within [0, makespan], leading and trailing waits included. Ops on
-    // a rank never overlap, so each rank's gaps come out sorted by start.
-    var tol = 1e-9 * Math.max(makespan, 1.0);
-    var bR = [], bS = [], bE = [];
-    for (r = 0; r < P; r++) {
-      var prevEnd = 0.0;
-      for (i = ptr[r]; i < ptr[r + 1]; i++) {
-        if (start[i] - prevEnd > tol) { bR.push(r); bS.push(prevEnd); bE.push(start[i]); }
-        prevEnd = end[i];
-      }
-      if (makespan - prevEnd > tol) { bR.push(r); bS.push(prevEnd); bE.push(makespan); }
-    }
-
-    // In flight: +1 when an F starts, -1 when the chunk's last backward op ends. Each
-    // rank starts and ends with nothing in flight, so one running sum serves all ranks.
-    var lastBackward = o.splitBackward ? W : B;
-    var delta = new Int8Array(N), time = new Float64Array(N), count = new Int32Array(N), c = 0;
-    for (i = 0; i < N; i++) {
-      delta[i] = (kind[i] === F ? 1 : 0) - (kind[i] === lastBackward ? 1 : 0);
-      time[i] = kind[i] === F ? start[i] : end[i];
-      count[i] = c += delta[i];
-    }
-    var peak = new Int32Array(P), atPeak = new Int32Array(P), peakMb = new Float64Array(P);
-    for (r = 0; r < P; r++) {
-      atPeak[r] = ptr[r];
-      for (i = ptr[r] + 1; i < ptr[r + 1]; i++) if (count[i] > count[atPeak[r]]) atPeak[r] = i; // first max
-      peak[r] = count[atPeak[r]];
-      peakMb[r] = peak[r] / o.chunksPerRank;
-    }
-    var out = {
-      makespan: makespan, busy: busy, idle: idle, span: span,
-      bubbleFraction: clean(bubble), steadyBubbleFraction: clean(steady),
-      bubbles: { rank: Int32Array.from(bR), start: Float64Array.from(bS), end: Float64Array.from(bE) },
-      inflight: steps(rank, time, count, delta),
-      awaitingB: null, awaitingW: null,
-      peakChunks: peak, peakMicrobatches: peakMb,
-      peakAwaitingB: null, peakAwaitingW: null,
-      p2pPerMicrobatch: p2pPerMicrobatch(o.stageToRank),
-    };
-    if (o.splitBackward) {
-      // Awaiting B: F started, B not ended. Awaiting W only: B ended, W not ended.
-      var dB = new Int8Array(N), dW = new Int8Array(N), cB = new Int32Array(N), cW = new Int32Array(N), sb = 0, sw = 0;
-      for (i = 0; i < N; i++) {
-        dB[i] = kind[i] === F ? 1 : kind[i] === B ? -1 : 0;
-        dW[i] = kind[i] === B ? 1 : kind[i] === W ? -1 : 0;
-        cB[i] = sb += dB[i];
-        cW[i] = sw += dW[i];
-      }
-      out.awaitingB = steps(rank, time, cB, dB);
-      out.awaitingW = steps(rank, time, cW, dW);
-      out.peakAwaitingB = new Int32Array(P);
-      out.peakAwaitingW = new Int32Array(P);
-      for (r = 0; r < P; r++) {
-        out.peakAwaitingB[r] = cB[atPeak[r]];
-        out.peakAwaitingW[r] = cW[atPeak[r]];
-      }
-    }
-    return out;
-  }
-
-  // Sends between ranks per micro-batch: one each way across every stage boundary
-  // that crosses ranks.
-  function p2pPerMicrobatch(s2r) {
-    var n = 0;
+  // Sends between ranks per micro-batch: an activation forward and a gradient back
+  // across every stage boundary that crosses ranks.
+  function p2pPerMicrobatch(order) {
+    var s2r = order.stageToRank, n = 0;
     for (var s = 1; s < s2r.length; s++) if (s2r[s] !== s2r[s - 1]) n++;
     return 2 * n;
   }
 
-  // ---------------------------------------------------------------------------
-  // Closed forms (closed_form.py and each schedule module).
+  // The article's convention: 2 per micro-batch for one chunk per rank, 2V for V.
+  function p2pArticle(order) { return order.P > 1 ? 2 * order.chunksPerRank : 0; }
 
-  function ranks(P, f) {
-    var a = new Int32Array(P);
-    for (var r = 0; r < P; r++) a[r] = f(r);
+  function measure(tl) {
+    var order = tl.order, P = order.P, N = order.nOps, ptr = order.rankPtr, rank = order.rank;
+    var start = tl.start, end = tl.end, ms = tl.makespan, i, r;
+    var busy = new Float64Array(P), span = new Float64Array(P), idle = new Float64Array(P), spanMax = -Infinity;
+    for (i = 0; i < N; i++) busy[rank[i]] += end[i] - start[i]; // np.bincount: in op order
+    for (r = 0; r < P; r++) {
+      idle[r] = ms - busy[r];
+      span[r] = ptr[r + 1] > ptr[r] ? end[ptr[r + 1] - 1] - start[ptr[r]] : 0.0;
+      if (span[r] > spanMax) spanMax = span[r];
+    }
+    var work = sum(busy);
+    var bubble = ms > 0 ? 1.0 - work / (P * ms) : 0.0;
+    var steady = ms > 0 ? 1.0 - work / (P * spanMax) : 0.0;
+    var out = {
+      makespan: ms, busy: busy, idle: idle, span: span,
+      bubbleFraction: clean(bubble), steadyBubbleFraction: clean(steady),
+      bubbles: idleIntervals(tl),
+      p2pPerMicrobatch: p2pPerMicrobatch(order), p2pArticle: p2pArticle(order),
+    };
+    var inf = inflight(tl);
+    Object.keys(inf).forEach(function (k) { out[k] = inf[k]; });
+    return out;
+  }
+
+  // Every idle interval of every rank within [0, makespan], the leading wait for the
+  // first op and the trailing wait for the iteration's end included; by rank, then time.
+  function idleIntervals(tl) {
+    var order = tl.order, P = order.P, ptr = order.rankPtr, start = tl.start, end = tl.end, ms = tl.makespan;
+    var tol = 1e-9 * Math.max(ms, 1.0), rs = [], los = [], his = [];
+    for (var r = 0; r < P; r++) {
+      var prevEnd = 0.0;
+      for (var i = ptr[r]; i < ptr[r + 1]; i++) {
+        if (start[i] - prevEnd > tol) { rs.push(r); los.push(prevEnd); his.push(start[i]); }
+        prevEnd = end[i];
+      }
+      if (ms - prevEnd > tol) { rs.push(r); los.push(prevEnd); his.push(ms); }
+    }
+    return { rank: Int32Array.from(rs), start: Float64Array.from(los), end: Float64Array.from(his) };
+  }
+
+  // Event kinds (metrics._events): per op, a start event that adds 1 where the op
+  // starts what is counted and an end event that takes 1 away where it ends it.
+  var IN_FLIGHT = 0, AWAITING_B = 1, AWAITING_W = 2;
+  function up(what, k) { return what !== AWAITING_W && (k === F || k === FB) ? 1 : 0; }
+  function down(what, k) {
+    if (what === IN_FLIGHT) return k === B || k === W || k === FB ? 1 : 0; // the chunk's last backward op
+    if (what === AWAITING_B) return k === B || k === I || k === FB ? 1 : 0; // its input gradient
+    return k === W ? 1 : k === I ? -1 : 0; // awaiting W only: from the end of I to the end of W
+  }
+
+  // The events' deltas and running count, all ranks in one sum (each rank's ops
+  // leave nothing in flight).
+  function events(kind, what) {
+    var n = kind.length, delta = new Int32Array(2 * n), count = new Int32Array(2 * n), c = 0;
+    for (var i = 0; i < n; i++) {
+      var a = up(what, kind[i]), b = -down(what, kind[i]);
+      delta[2 * i] = a;
+      count[2 * i] = c += a;
+      delta[2 * i + 1] = b;
+      count[2 * i + 1] = c += b;
+    }
+    return { delta: delta, count: count };
+  }
+
+  // The step function of the events that change something, keeping only the last of
+  // simultaneous ones (a chunk freed and the next taken at the same instant is no dip).
+  function steps(erank, time, ev) {
+    var delta = ev.delta, count = ev.count, n = delta.length, idx = new Int32Array(n), m = 0, q = 0, j;
+    for (j = 0; j < n; j++) if (delta[j] !== 0) idx[m++] = j;
+    var keep = new Int32Array(m);
+    for (j = 0; j < m; j++) {
+      var a = idx[j], b = idx[j + 1];
+      if (j + 1 === m || erank[b] !== erank[a] || time[b] !== time[a]) keep[q++] = a;
+    }
+    var out = { rank: new Int32Array(q), time: new Float64Array(q), value: new Int32Array(q) };
+    for (j = 0; j < q; j++) {
+      out.rank[j] = erank[keep[j]];
+      out.time[j] = time[keep[j]];
+      out.value[j] = count[keep[j]];
+    }
+    return out;
+  }
+
+  // In-flight chunks of each rank: started forwards whose last backward op (W where
+  // split, else B, alone or in an F&B) has not ended; peaks per rank and, where the
+  // backward is split, how the peak divides into awaiting B and awaiting W only.
+  function inflight(tl) {
+    var order = tl.order, kind = order.kind, P = order.P, n = order.nOps, rank = order.rank, ptr = order.rankPtr;
+    var main = events(kind, IN_FLIGHT), count = main.count;
+    var erank = new Int32Array(2 * n), time = new Float64Array(2 * n), i, r;
+    for (i = 0; i < n; i++) {
+      erank[2 * i] = erank[2 * i + 1] = rank[i];
+      time[2 * i] = tl.start[i];
+      time[2 * i + 1] = tl.end[i];
+    }
+    var peak = new Int32Array(P), atPeak = new Int32Array(P), peakMb = new Float64Array(P);
+    for (r = 0; r < P; r++) {
+      if (ptr[r + 1] > ptr[r]) {
+        var best = count[2 * ptr[r]];
+        atPeak[r] = 2 * ptr[r];
+        for (i = 2 * ptr[r] + 1; i < 2 * ptr[r + 1]; i++) if (count[i] > best) { best = count[i]; atPeak[r] = i; }
+        peak[r] = Math.max(best, 0);
+      }
+      peakMb[r] = peak[r] / order.chunksPerRank;
+    }
+    var out = {
+      inflight: steps(erank, time, main), peakChunks: peak, peakMicrobatches: peakMb,
+      awaitingB: null, awaitingW: null, peakAwaitingB: null, peakAwaitingW: null,
+    };
+    if (order.hasW) {
+      var b = events(kind, AWAITING_B), w = events(kind, AWAITING_W);
+      out.awaitingB = steps(erank, time, b);
+      out.awaitingW = steps(erank, time, w);
+      out.peakAwaitingB = new Int32Array(P);
+      out.peakAwaitingW = new Int32Array(P);
+      for (r = 0; r < P; r++) { // at the first event where the rank reaches its peak (event 0 if it has none)
+        out.peakAwaitingB[r] = b.count[atPeak[r]];
+        out.peakAwaitingW[r] = w.count[atPeak[r]];
+      }
+    }
+    return out;
+  }
+
+  // ---------------------------------------------------------------------------
+  // Closed forms (closed_form.py): exact fractions on BigInt, always reduced.
+
+  function gcd(a, b) {
+    if (a < ZERO) a = -a;
+    if (b < ZERO) b = -b;
+    while (b) { var t = a % b; a = b; b = t; }
     return a;
   }
 
-  function commCaveat(c) {
-    return c.comm > 0 ? 'comm = ' + fmtG(c.comm) + ' adds latency at every cross-rank hop of the fill and drain, ' +
-      'which the closed form leaves out' : '';
+  function Fraction(n, d) {
+    n = BigInt(n);
+    d = d === undefined ? ONE : BigInt(d);
+    if (d === ZERO) throw new Error('Fraction(' + n + ', 0)');
+    if (d < ZERO) { n = -n; d = -d; }
+    var g = gcd(n, d) || ONE;
+    this.n = n / g;
+    this.d = d / g;
   }
+  function fr(n, d) { return new Fraction(n, d); }
+  function asFraction(x) { return x instanceof Fraction ? x : fr(x); }
+  Fraction.prototype.add = function (b) { b = asFraction(b); return fr(this.n * b.d + b.n * this.d, this.d * b.d); };
+  Fraction.prototype.sub = function (b) { b = asFraction(b); return fr(this.n * b.d - b.n * this.d, this.d * b.d); };
+  Fraction.prototype.mul = function (b) { b = asFraction(b); return fr(this.n * b.n, this.d * b.d); };
+  Fraction.prototype.div = function (b) { b = asFraction(b); return fr(this.n * b.d, this.d * b.n); };
+  Fraction.prototype.cmp = function (b) {
+    b = asFraction(b);
+    var l = this.n * b.d, r = b.n * this.d;
+    return l < r ? -1 : l > r ? 1 : 0;
+  };
+  // float(Fraction): correctly rounded, as Python's int / int. Scale the quotient to
+  // 55-56 bits, keep a sticky bit for the remainder, and let Number() round it.
+  Fraction.prototype.toNumber = function () {
+    var n = this.n < ZERO ? -this.n : this.n, d = this.d;
+    if (n === ZERO) return 0;
+    var shift = 55 - (n.toString(2).length - d.toString(2).length);
+    if (shift >= 0) n <<= BigInt(shift); else d <<= BigInt(-shift);
+    var quo = n / d;
+    if (quo * d !== n) quo |= ONE;
+    var x = Number(quo);
+    for (var s = -shift; s !== 0;) { // times 2^-shift, in exact steps
+      var step = Math.max(-1000, Math.min(1000, s));
+      x *= Math.pow(2, step);
+      s -= step;
+    }
+    return this.n < ZERO ? -x : x;
+  };
+  Fraction.prototype.toString = function () { return this.d === ONE ? this.n.toString() : this.n + '/' + this.d; };
+  Fraction.prototype.toJSON = function () { return [this.n.toString(), this.d.toString()]; };
+
+  // A cost as the decimal it was written as (0.1 is 1/10), Fraction(repr(x)).
+  function exact(x) {
+    x = Number(x);
+    if (x === 0) return fr(0);
+    var parts = Math.abs(x).toExponential().split('e');
+    var digits = parts[0].replace('.', ''), e = Number(parts[1]) - (digits.length - 1);
+    var n = BigInt(x < 0 ? '-' + digits : digits);
+    return e >= 0 ? fr(n * TEN ** BigInt(e)) : fr(n, TEN ** BigInt(-e));
+  }
+
+  function costFractions(c) { return [exact(c.tf), exact(c.tb), exact(c.tw)]; }
+
+  // The bubble fraction of a rank that works `work` and idles `idle` per iteration.
+  function idleFraction(idle, work) {
+    if (idle.cmp(0) < 0) idle = fr(0);
+    var total = work.add(idle);
+    return total.n === ZERO ? fr(0) : idle.div(total);
+  }
+
+  function commCaveat(c) { return c.comm > 0 ? T.msg('cf.comm', { comm: T.float(c.comm) }) : null; }
 
   // For schedules whose closed form is derived at t_f = t_b = t_w.
   function uniformCaveat(c) {
     if (c.comm > 0) return commCaveat(c);
-    if (!(c.tf === c.tb && c.tb === c.tw && c.comm === 0)) {
-      return 'the closed form is derived at t_f = t_b = t_w (here ' + fmtG(c.tf) + ', ' + fmtG(c.tb) + ', ' +
-        fmtG(c.tw) + '); other costs shift where W\'s fit';
-    }
-    return '';
+    if (!c.uniform) return T.msg('cf.uniform', { tf: T.float(c.tf), tb: T.float(c.tb), tw: T.float(c.tw) });
+    return null;
   }
 
+  // '3/11', or '' when the exact fraction would be unreadable.
+  function fractionText(x, maxDenominator) {
+    if (x.d === ONE) return x.n.toString();
+    return x.d <= BigInt(maxDenominator === undefined ? 10000 : maxDenominator) ? x.n + '/' + x.d : '';
+  }
+
+  // ClosedForm: {bubble, bubbleFormula, bubbleExact, caveat, steadyBubble,
+  // steadyExact, peakChunks, peakAwaitingB, peakAwaitingW, p2pPerMicrobatch}.
   function closedForm(o) {
     return {
-      bubble: o.bubble, bubbleFormula: o.bubbleFormula, bubbleExact: !o.caveat, caveat: o.caveat,
-      steady: o.steady, steadyExact: o.steadyExact === undefined ? !o.caveat : o.steadyExact,
-      peakChunks: o.peakChunks, peakAwaitingB: o.peakAwaitingB || null, peakAwaitingW: o.peakAwaitingW || null,
-      p2pPerMicrobatch: o.p2p,
+      bubble: o.bubble, bubbleFormula: o.bubbleFormula, bubbleExact: o.bubbleExact, caveat: o.caveat,
+      steadyBubble: o.steadyBubble, steadyExact: o.steadyExact, peakChunks: o.peakChunks,
+      peakAwaitingB: o.peakAwaitingB || null, peakAwaitingW: o.peakAwaitingW || null,
+      p2pPerMicrobatch: o.p2pPerMicrobatch,
     };
   }
 
-  // GPipe, 1F1B and interleaved: (P-1) chunk-steps of fill and drain, the same one
-  // iteration or back to back.
-  function fillDrain(cfg, V, peak, orderCaveat) {
-    var P = cfg.P, bubble = frac(P - 1, cfg.m * V + P - 1);
+  // GPipe, 1F1B and interleaved: the fill and drain cost (P-1) chunk-steps of
+  // t_f + t_b each, a V-th of a rank's share; nothing else idles. Bubble
+  // (P-1)/(mV+P-1), the same one iteration or back to back.
+  function fillDrain(P, m, V, c, peak, orderCaveat) {
+    var caveat = orderCaveat || commCaveat(c);
+    var bubble = fr(P - 1, m * V + P - 1);
     return closedForm({
-      bubble: bubble, steady: bubble,
-      bubbleFormula: V === 1 ? '(P-1)/(m+P-1)' : '(P-1)/(mV+P-1)',
-      caveat: orderCaveat || commCaveat(cfg),
-      peakChunks: peak, p2p: P > 1 ? 2 * (V * P - 1) : 0,
-    });
-  }
-
-  function cfGPipe(cfg) { return fillDrain(cfg, 1, ranks(cfg.P, function () { return cfg.m; })); }
-
-  function cf1F1B(cfg) {
-    return fillDrain(cfg, 1, ranks(cfg.P, function (r) { return Math.min(cfg.P - r, cfg.m); }));
-  }
-
-  function cfInterleaved(cfg) {
-    var P = cfg.P, m = cfg.m, V = cfg.V;
-    if (V === 1) return cf1F1B(cfg);
-    var G = groupSize(P, m, cfg.G);
-    // Peak: the warm-up forwards plus the first steady one, capped at all mV chunks.
-    var peak = ranks(P, function (r) { return Math.min(warmupInterleaved(P, m, V, G, r) + 1, m * V); });
-    var caveat = m < P ? 'with m = ' + m + ' < P = ' + P + ', a micro-batch comes back to a rank for its next ' +
-      'chunk before the pipeline has filled, so ranks also idle between chunks; the closed form (exact for ' +
-      "m >= P, Megatron-core's range) leaves that out" : '';
-    return fillDrain(cfg, V, peak, caveat);
-  }
-
-  function cfZBH1(cfg) {
-    var P = cfg.P, m = cfg.m, tf = exact(cfg.tf), tb = exact(cfg.tb), tw = exact(cfg.tw);
-    // Each rank idles (P-1)(t_f + t_b - t_w): the fill and drain, less the W's that fill it.
-    var bubble = idleFraction(fmul(fint(P - 1), fsub(fadd(tf, tb), tw)), fmul(fint(m), fadd(fadd(tf, tb), tw)));
-    var caveat = commCaveat(cfg);
-    if (!caveat && m < P) {
-      caveat = 'with m = ' + m + ' < P = ' + P + ' the steady state never starts, so too few W\'s are pending ' +
-        'to fill the drain; the closed form holds for m >= P';
-    }
-    if (!caveat && fcmp(tw, fcmp(tf, tb) <= 0 ? tf : tb) > 0) {
-      caveat = 't_w = ' + fmtG(cfg.tw) + ' is more than t_f = ' + fmtG(cfg.tf) + ' or t_b = ' + fmtG(cfg.tb) +
-        ': a W no longer fits in the wait it fills, so the W\'s push the cool-down out; the closed form holds ' +
-        'for t_w <= min(t_f, t_b)';
-    }
-    var total = Math.min(P, m); // counted until W: P-r awaiting B plus r awaiting W only
-    return closedForm({
-      bubble: bubble, steady: bubble, caveat: caveat,
-      bubbleFormula: '(P-1)(t_f+t_b-t_w) / (m(t_f+t_b+t_w) + (P-1)(t_f+t_b-t_w))',
-      peakChunks: ranks(P, function () { return total; }),
-      peakAwaitingB: ranks(P, function (r) { return Math.min(P - r, m); }),
-      peakAwaitingW: ranks(P, function (r) { return total - Math.min(P - r, m); }),
-      p2p: 2 * (P - 1),
-    });
-  }
-
-  function cfZBH2(cfg) {
-    var P = cfg.P, m = cfg.m, tf = exact(cfg.tf), tb = exact(cfg.tb), tw = exact(cfg.tw);
-    var work = fmul(fint(m), fadd(fadd(tf, tb), tw));
-    // One iteration: rank P-1 starts after the first forward crossed P-1 ranks.
-    var bubble = idleFraction(fmul(fint(P - 1), tf), work);
-    // Back to back: each rank idles (P-1)(t_f + t_b - 2 t_w).
-    var steady = idleFraction(fmul(fint(P - 1), fsub(fadd(tf, tb), fmul(fint(2), tw))), work);
-    var caveat = uniformCaveat(cfg);
-    if (!caveat && m < P) caveat = 'with m = ' + m + ' < P = ' + P + ' the pipeline never fills; the closed form holds for m >= P';
-    var steadyCaveat = caveat || (m < 2 * P - 1 ? 'm = ' + m + ' < 2P-1 = ' + (2 * P - 1) +
-      ': too few micro-batches to keep 2P-1 in flight' : '');
-    var total = Math.min(m, 2 * P - 1); // counted until W, on every rank
-    return closedForm({
-      bubble: bubble, steady: steady, caveat: caveat, steadyExact: !steadyCaveat,
-      bubbleFormula: '(P-1)t_f / (m(t_f+t_b+t_w) + (P-1)t_f)',
-      peakChunks: ranks(P, function () { return total; }),
-      peakAwaitingB: ranks(P, function (r) { return Math.min(2 * (P - r) - 1, m); }),
-      peakAwaitingW: ranks(P, function (r) { return total - Math.min(2 * (P - r) - 1, m); }),
-      p2p: 2 * (P - 1),
-    });
-  }
-
-  function cfZBV(cfg) {
-    var P = cfg.P, m = cfg.m, tf = exact(cfg.tf), tb = exact(cfg.tb), tw = exact(cfg.tw);
-    var work = fmul(fint(m), fadd(fadd(tf, tb), tw));
-    // The one-iteration lower bound: the first forward crosses P-1 half-size chunks.
-    var bubble = idleFraction(fdiv(fmul(fint(P - 1), tf), fint(2)), work);
-    var caveat = uniformCaveat(cfg);
-    if (!caveat && m < 2 * P - 1) {
-      caveat = 'm = ' + m + ' < 2P-1 = ' + (2 * P - 1) + ' micro-batches cannot fill the V; ' +
-        'the lower bound is met for m >= 2P-1';
-    }
-    // 2P chunks once m is large; else all 2m, or the m+1+r rank r starts before its first B.
-    var peak = ranks(P, function (r) { return Math.min(Math.min(2 * P, 2 * m), m + 1 + r); });
-    return closedForm({
-      bubble: bubble, steady: fint(0), caveat: caveat,
-      bubbleFormula: '(P-1)t_f/2 / (m(t_f+t_b+t_w) + (P-1)t_f/2)',
-      peakChunks: peak, peakAwaitingB: peak.slice(), peakAwaitingW: new Int32Array(P),
-      p2p: 4 * (P - 1), // 2P-1 boundaries, one of them inside rank P-1
+      bubble: bubble, bubbleFormula: V === 1 ? '(P-1)/(m+P-1)' : '(P-1)/(mV+P-1)',
+      bubbleExact: caveat === null, caveat: caveat, steadyBubble: bubble, steadyExact: caveat === null,
+      peakChunks: Int32Array.from(peak), p2pPerMicrobatch: P > 1 ? 2 * (V * P - 1) : 0,
     });
   }
 
   // ---------------------------------------------------------------------------
-  // Registry (registry.py).
+  // The registry (registry.py, schedule.py): what each schedule is comes as data;
+  // its generator, closed form and check come from schedules/<name>.js.
 
-  var SCHEDULES = {};
-  var IMPL = {};
-  function add(name, title, summary, placement, splitBackward, fixedV, takesG, generate, cf) {
-    SCHEDULES[name] = {
-      name: name, title: title, summary: summary, placement: placement,
-      splitBackward: splitBackward, fixedV: fixedV, takesG: takesG,
+  var SCHEDULES = new Map();
+  DATA.schedules.forEach(function (d) {
+    var spec = Object.assign({}, d, { generate: null, closedForm: null, check: null });
+    spec.chunksPerRank = function (V) { return this.fixedV || V; };
+    // Op count, in BigInt: P, m and V may be any whole numbers here.
+    spec.nOps = function (cfg) {
+      return BigInt(this.opsPerChunk) * BigInt(this.chunksPerRank(cfg.V)) * BigInt(cfg.m) * BigInt(cfg.P);
     };
-    IMPL[name] = { generate: generate, closedForm: cf };
+    SCHEDULES.set(d.name, spec);
+  });
+  var NAMES = DATA.schedules.map(function (d) { return d.name; });
+  // Helpers a schedule module offers the others, by its Python module's name
+  // (e.g. modules.one_f_one_b.warmup), as `from . import one_f_one_b` does.
+  var modules = {};
+
+  // A schedule module registers its twin: {generate(cfg), closedForm(cfg), check(cfg)?}.
+  function register(name, impl) {
+    var spec = SCHEDULES.get(name);
+    if (spec === undefined) throw new Error('register: no schedule ' + JSON.stringify(name) + ' in PIPEVIZ_DATA');
+    spec.generate = impl.generate;
+    spec.closedForm = impl.closedForm;
+    spec.check = impl.check || null;
   }
-  add('gpipe', 'GPipe', 'all forwards, then all backwards: every rank holds all m activations',
-    'loop', false, 1, false, function (c) { return genGPipe(c.P, c.m); }, cfGPipe);
-  add('1f1b', '1F1B', 'warm-up, then one forward and one backward: at most P-r activations on rank r',
-    'loop', false, 1, false, function (c) { return gen1F1B(c.P, c.m); }, cf1F1B);
-  add('interleaved', 'Interleaved 1F1B',
-    "V chunks per rank (Megatron's order): the fill shrinks V-fold, warm-up memory grows",
-    'loop', false, null, true, function (c) { return genInterleaved(c.P, c.m, c.V, c.G); }, cfInterleaved);
-  add('zb-h1', 'ZB-H1', "1F1B with W split off the backward: W's fill the drain at 1F1B's memory",
-    'loop', true, 1, false, function (c) { return genZBH1(c.P, c.m); }, cfZBH1);
-  add('zb-h2', 'ZB-H2', "up to 2P-1 micro-batches in flight: W's fill warm-up and drain, zero steady bubble",
-    'loop', true, 1, false, function (c) { return genZBH2(c.P, c.m); }, cfZBH2);
-  add('zb-v', 'ZB-V', 'two chunks per rank in a V: about zero bubble at about P micro-batches on every rank',
-    'v', true, 2, false, function (c) { return genZBV(c.P, c.m); }, cfZBV);
-  var NAMES = Object.keys(SCHEDULES);
+
+  function get(name) {
+    var spec = typeof name === 'string' ? SCHEDULES.get(name) : undefined;
+    if (spec === undefined) throw configError('schedule.unknown', { name: FMT.str(name), names: NAMES.join(', ') });
+    if (spec.generate === null) throw new Error('schedule ' + name + ' has no JavaScript twin (schedules/*.js)');
+    return spec;
+  }
 
   // The schedule for `cfg`, or a ConfigError saying what is wrong and what is valid.
   function check(cfg) {
-    var name = cfg.schedule;
-    if (typeof name !== 'string' || !Object.prototype.hasOwnProperty.call(SCHEDULES, name)) {
-      throw new ConfigError('unknown schedule ' + pyRepr(name) + '; choose one of ' + NAMES.join(', '));
-    }
-    var spec = SCHEDULES[name];
+    var spec = get(cfg.schedule);
     if (spec.fixedV !== null && cfg.V !== spec.fixedV) {
-      if (spec.fixedV === 1) {
-        throw new ConfigError(name + ' runs one model chunk per rank, so V must be 1 (got V=' + intStr(cfg.V) +
-          '); for V > 1 choose interleaved');
-      }
-      throw new ConfigError(name + ' places exactly ' + spec.fixedV + ' chunks per rank in a V, so V must be ' +
-        spec.fixedV + ' (got V=' + intStr(cfg.V) + ')');
+      throw configError(spec.fixedV === 1 ? 'schedule.fixed_v1' : 'schedule.fixed_v', { name: spec.name, fixed: spec.fixedV, V: cfg.V });
     }
-    if (cfg.G !== null && !spec.takesG) {
-      throw new ConfigError('the group size G only applies to interleaved, not ' + name + '; leave G unset');
-    }
-    // Size first (registry.check): the group-size check may search for a valid m.
-    // Op count in BigInt: P, m and V may be any whole numbers here.
-    var nOps = BigInt(spec.splitBackward ? 3 : 2) * BigInt(spec.fixedV || cfg.V) * BigInt(cfg.m) * BigInt(cfg.P);
-    if (nOps > BigInt(MAX_OPS)) {
+    if (cfg.G !== null && !spec.takesG) throw configError('schedule.no_G', { name: spec.name });
+    // Size first: the schedule's own checks may search for a valid m, which must stay cheap.
+    var nOps = spec.nOps(cfg), max = BigInt(LIMITS.maxOps);
+    if (nOps > max) {
       var perMb = nOps / BigInt(cfg.m);
-      throw new ConfigError(name + ' with P=' + intStr(cfg.P) + ', m=' + intStr(cfg.m) + ', V=' + intStr(cfg.V) +
-        ' has ' + withCommas(nOps) + ' ops, more than the ' + withCommas(MAX_OPS) +
-        ' pipeviz times quickly; use m <= ' + (BigInt(MAX_OPS) / perMb) + ' at this P and V');
+      if (perMb > max) {
+        throw configError('schedule.too_big_P', { name: spec.name, P: cfg.P, V: cfg.V, n: FMT.commas(perMb), max: FMT.commas(max) });
+      }
+      throw configError('schedule.too_big', {
+        name: spec.name, P: cfg.P, m: cfg.m, V: cfg.V, n: FMT.commas(nOps), max: FMT.commas(max), m_max: Number(max / perMb),
+      });
     }
-    if (name === 'interleaved' && cfg.V > 1) groupSize(cfg.P, cfg.m, cfg.G);
+    if (spec.check) spec.check(cfg);
     return spec;
   }
 
   // ---------------------------------------------------------------------------
-  // engine.run
+  // engine.run: check, generate, time and measure one configuration.
 
-  function close(a, b) { return Math.abs(a - b) <= RTOL * Math.max(1.0, Math.abs(a), Math.abs(b)); }
+  function close(a, b) { return Math.abs(a - b) <= LIMITS.rtol * Math.max(1.0, Math.abs(a), Math.abs(b)); }
 
   function sameInts(a, b) {
     if (a.length !== b.length) return false;
@@ -917,55 +979,40 @@
     return true;
   }
 
-  function run(input) {
-    var cfg, o, tl;
-    try {
-      cfg = normalize(input);
-      var spec = check(cfg);
-      o = IMPL[spec.name].generate(cfg);
-      tl = simulate(o, cfg);
-    } catch (e) {
-      if (e instanceof ConfigError) return { ok: false, error: e.message };
-      throw e;
-    }
-    var mt = measure(o, tl);
-    var th = IMPL[cfg.schedule].closedForm(cfg);
-    var bubble = ftoNumber(th.bubble), steady = ftoNumber(th.steady);
+  // Result: {config, schedule, order, timeline, metrics, theory} and the agreement
+  // flags bubbleAgrees, steadyAgrees, peakAgrees.
+  function run(cfg) {
+    var spec = check(cfg);
+    var order = spec.generate(cfg);
+    var timeline = simulate(order, cfg.costs);
+    var metrics = measure(timeline);
+    var theory = spec.closedForm(cfg);
     return {
-      ok: true,
-      config: cfg,
-      title: SCHEDULES[cfg.schedule].title,
-      S: o.S,
-      chunksPerRank: o.chunksPerRank,
-      splitBackward: o.splitBackward,
-      stageToRank: o.stageToRank.slice(),
-      rankPtr: o.rankPtr.slice(),
-      // Copies: zb-h2's order is cached and must not be changed by a caller.
-      ops: { kind: o.kind.slice(), mb: o.mb.slice(), stage: o.stage.slice(), rank: o.rank.slice(),
-        start: tl.start, end: tl.end, dep: tl.dep },
-      metrics: mt,
-      theory: {
-        bubbleNum: th.bubble.n.toString(), bubbleDen: th.bubble.d.toString(), bubble: bubble,
-        bubbleFormula: th.bubbleFormula, bubbleExact: th.bubbleExact, caveat: th.caveat,
-        steadyNum: th.steady.n.toString(), steadyDen: th.steady.d.toString(), steady: steady,
-        steadyExact: th.steadyExact,
-        peakChunks: th.peakChunks, peakAwaitingB: th.peakAwaitingB, peakAwaitingW: th.peakAwaitingW,
-        p2pPerMicrobatch: th.p2pPerMicrobatch,
-      },
-      agree: {
-        bubble: close(mt.bubbleFraction, bubble),
-        steady: close(mt.steadyBubbleFraction, steady),
-        peak: sameInts(mt.peakChunks, th.peakChunks),
-      },
+      config: cfg, schedule: spec, order: order, timeline: timeline, metrics: metrics, theory: theory,
+      bubbleAgrees: close(metrics.bubbleFraction, theory.bubble.toNumber()),
+      steadyAgrees: close(metrics.steadyBubbleFraction, theory.steadyBubble.toNumber()),
+      peakAgrees: sameInts(metrics.peakChunks, theory.peakChunks),
     };
   }
 
   root.PipevizEngine = {
-    NAMES: NAMES,
-    SCHEDULES: SCHEDULES,
-    MAX_OPS: MAX_OPS,
-    run: run,
-    // Python's number formatting, for text that must read as the served app's.
-    format: { g: fmtG, fixed: fmtFixed, repr: pyRepr },
+    // kinds and orders
+    F: F, B: B, I: I, W: W, FB: FB, EF: EF, EB: EB, KIND_NAMES: KIND_NAMES, PLACEMENTS: PLACEMENTS,
+    loopPlacement: loopPlacement, vPlacement: vPlacement, placement: placement,
+    Order: Order, OrderBuilder: OrderBuilder, fromRankLists: fromRankLists, perRank: perRank,
+    token: token, parseToken: parseToken, parseRankLists: parseRankLists, parseOrder: parseOrder,
+    // simulator and metrics
+    opDurations: opDurations, describeOp: describeOp, validate: validate, dependencies: dependencies,
+    simulate: simulate, measure: measure, idleIntervals: idleIntervals, inflight: inflight,
+    p2pPerMicrobatch: p2pPerMicrobatch, p2pArticle: p2pArticle,
+    // closed forms
+    Fraction: Fraction, fraction: fr, exact: exact, costFractions: costFractions, idleFraction: idleFraction,
+    commCaveat: commCaveat, uniformCaveat: uniformCaveat, fractionText: fractionText, closedForm: closedForm,
+    fillDrain: fillDrain,
+    // configuration, registry, run
+    costs: costs, config: config, SCHEDULES: SCHEDULES, NAMES: NAMES, modules: modules, register: register,
+    get: get, check: check, run: run,
+    // errors
+    PipevizError: PipevizError, configError: configError, orderError: orderError, errorText: errorText,
   };
 })(typeof window !== 'undefined' ? window : globalThis);

@@ -18,11 +18,13 @@ import numpy as np
 from ..engine import Result
 from ..order import EB, EF, FB
 from ..text import fill, strings, template
+from . import fields  # noqa: F401  (registers the strings of the unit's choices, which props() reads)
 from .palette import DISPLAY_KIND, MAX_CHUNKS, chunk_palette
 
 ROW = 0.38  # half the height of a rank's row of boxes, in rank units
 ROW_PX = 26  # timeline height per rank
 LABEL_PX_PER_CHAR = 7.5  # a micro-batch number is drawn when its box has room for it
+CHUNKS = "chunks"  # the unit field's choice that counts chunks; the other counts micro-batch equivalents
 
 
 def chunk_of(res: Result) -> np.ndarray:
@@ -82,7 +84,7 @@ def inflight_bars(res: Result, unit: str) -> dict[str, np.ndarray]:
     """Peak in-flight per rank, stacked (awaiting B, then awaiting W only) where the
     backward is split, with the closed-form value; in chunks or micro-batches."""
     mt, th = res.metrics, res.theory
-    scale = 1.0 if unit == "chunks" else 1.0 / res.order.chunks_per_rank
+    scale = 1.0 if unit == CHUNKS else 1.0 / res.order.chunks_per_rank
     peak = mt.peak_chunks * scale
     held_b = (mt.peak_awaiting_b if mt.peak_awaiting_b is not None else mt.peak_chunks) * scale
     P = res.config.P
@@ -124,7 +126,7 @@ def props(res: Result, unit: str, lang: str) -> dict:
     pad = makespan * 0.01
     height = timeline_height(P)
     top = float(max(res.metrics.peak_chunks.max(), res.theory.peak_chunks.max()))
-    if unit != "chunks":
+    if unit != CHUNKS:
         top /= chunks
     in_flight = "axis.inflight_chunks" if chunks > 1 else "axis.inflight"
     return {

@@ -22,6 +22,12 @@ from ..registry import SCHEDULES, check
 from ..text import Msg, msg, strings
 from .fields import FIELDS
 
+# The fields config() reads: a change to any other field (unit, lang) redraws
+# without running the engine.
+ENGINE_FIELDS = ("schedule", "P", "m", "V", "tf", "tb", "tw", "comm")
+# Rule 1's pair: V > 1 on the first is the second (1F1B is interleaved 1F1B with V = 1).
+V_STEP = ("1f1b", "interleaved")
+
 
 def config(state: dict) -> Config:
     """The engine configuration a state shows."""
@@ -45,13 +51,13 @@ def normalize(state: dict, changed) -> tuple[dict, list[Msg]]:
     fixed = SCHEDULES[name].fixed_V
     by_v = "V" in changed and "schedule" not in changed  # the V slider moved, nothing else
     if fixed is not None and V != fixed:
-        if by_v and name == "1f1b" and V > 1:
-            state["schedule"] = "interleaved"
+        if by_v and name == V_STEP[0] and V > 1:
+            state["schedule"] = V_STEP[1]
             notes.append(msg("rule.to_interleaved", V=V))
         else:
             state["V"] = fixed
             notes.append(msg("rule.v_kept" if by_v else "rule.v_set", name=name, V=fixed))
-    elif name == "interleaved" and V == 1 and changed & {"V", "schedule"}:
+    elif name == V_STEP[1] and V == 1 and changed & {"V", "schedule"}:
         notes.append(msg("rule.interleaved_v1"))
     error = problem(state)
     if error is not None:

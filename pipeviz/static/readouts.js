@@ -1,0 +1,139 @@
+/* The explorer's readouts: twin of pipeviz/view/readouts.py.
+ *
+ * Each readout is built in two steps, as in Python: *Values computes the numbers as
+ * text, *Html puts them into templates from the strings table (words, escaped
+ * arguments) and the layouts (markup only, PIPEVIZ_DATA.layouts). Everything that
+ * came from a user is escaped.
+ */
+(function (root) {
+  'use strict';
+
+  var T = root.PipevizText;
+  var E = root.PipevizEngine;
+  var DATA = root.PIPEVIZ_DATA;
+  var LAYOUTS = DATA.layouts;
+  var TABLE_HEAD = DATA.tableHead;
+  var PALETTE = DATA.palette;
+
+  // Put HTML parts into a layout (the parts are already escaped).
+  function compose(layout, parts) {
+    var out = LAYOUTS[layout];
+    Object.keys(parts).forEach(function (k) { out = out.split('{' + k + '}').join(parts[k]); });
+    return out;
+  }
+
+  function pct(x) { return T.format.fixed(100 * x, 2) + '%'; }
+
+  function num(x) { return T.format.g(x); }
+
+  // '(P-1)/(m+P-1) = 3/11 = 27.27%'.
+  function closedFormText(res) {
+    var th = res.theory, frac = E.fractionText(th.bubble);
+    var middle = frac && frac.indexOf('/') >= 0 ? ' = ' + frac : '';
+    return th.bubbleFormula + middle + ' = ' + pct(th.bubble.toNumber());
+  }
+
+  function readoutValues(res) {
+    var mt = res.metrics, th = res.theory;
+    var steady = Math.abs(mt.steadyBubbleFraction - mt.bubbleFraction) > 1e-12;
+    return {
+      sim: pct(mt.bubbleFraction),
+      closed: closedFormText(res),
+      agree: res.bubbleAgrees,
+      why: th.caveat,
+      makespan: num(mt.makespan),
+      steady: steady ? pct(mt.steadyBubbleFraction) : null,
+      peak_mb: num(mt.peakMicrobatches[0]),
+      peak_chunks: mt.peakChunks[0],
+      chunks: res.order.chunksPerRank,
+      p2p_article: mt.p2pArticle,
+      p2p_total: mt.p2pPerMicrobatch,
+    };
+  }
+
+  function peakText(v, lang) {
+    if (v.chunks > 1) return T.fill('ro.peak_mb_chunks', lang, { mb: v.peak_mb, chunks: v.peak_chunks });
+    return T.fill('ro.peak_mb', lang, { mb: v.peak_mb });
+  }
+
+  function readoutHtml(v, lang) {
+    var verdict;
+    if (v.agree) {
+      verdict = compose('verdict', { cls: 'agree', text: T.fill('ro.agree', lang, {}, true) });
+    } else {
+      var why = v.why !== null ? v.why : T.msg('ro.no_caveat', {});
+      verdict = compose('verdict', { cls: 'differ', text: T.fill('ro.differ', lang, { why: why }, true) });
+    }
+    var summary = [T.fill('ro.makespan', lang, { v: v.makespan }, true)];
+    if (v.steady !== null) summary.push(T.fill('ro.steady', lang, { v: v.steady }, true));
+    summary.push(T.fill('ro.peak', lang, { v: peakText(v, lang) }, true));
+    summary.push(T.fill('ro.p2p', lang, { article: v.p2p_article, total: v.p2p_total }, true));
+    return compose('readout', {
+      bubble: T.fill('ro.bubble', lang, { sim: v.sim, closed: v.closed }, true),
+      verdict: verdict,
+      summary: summary.join(LAYOUTS.sep),
+    });
+  }
+
+  // What the in-flight bars show, under them.
+  function barsKeyHtml(hasW, lang) {
+    var item = function (color, key) { return compose('swatch', { color: color }) + T.template(key, lang); };
+    var items = hasW
+      ? [item(PALETTE.kindColors[0], 'key.awaiting_b'), item(PALETTE.wOnlyColor, 'key.awaiting_w')]
+      : [item(PALETTE.kindColors[0], 'key.in_flight')];
+    items.push('&#9671; ' + T.template('key.closed_form', lang));
+    return compose('key', { items: items.join(' &nbsp; ') });
+  }
+
+  // The row of `name` in the comparison table: the current P, m, V and costs, with
+  // the schedule's own V where it has a fixed one.
+  function tableConfig(cfg, name) {
+    return E.config(name, cfg.P, cfg.m, E.SCHEDULES.get(name).fixedV || cfg.V, cfg.costs);
+  }
+
+  // One row per schedule; `run` is the engine (or a cache in front of it).
+  function tableValues(cfg, run) {
+    return E.NAMES.map(function (name) {
+      var rowCfg = tableConfig(cfg, name);
+      var row = { name: name, V: rowCfg.V, current: name === cfg.schedule };
+      var res;
+      try {
+        res = run(rowCfg);
+      } catch (e) {
+        if (!(e instanceof E.PipevizError && e.type === 'ConfigError')) throw e;
+        row.error = T.msg(e.key, e.args);
+        return row;
+      }
+      var mt = res.metrics;
+      return Object.assign(row, {
+        error: null, sim: pct(mt.bubbleFraction), closed: closedFormText(res), steady: pct(mt.steadyBubbleFraction),
+        peak_mb: num(mt.peakMicrobatches[0]), peak_chunks: mt.peakChunks[0], chunks: res.order.chunksPerRank,
+        p2p_article: mt.p2pArticle, p2p_total: mt.p2pPerMicrobatch,
+      });
+    });
+  }
+
+  function tableHtml(rows, lang) {
+    var out = rows.map(function (row) {
+      var label = T.template('sched.' + row.name + '.title', lang) + (row.V > 1 ? ' (V=' + row.V + ')' : '');
+      var cells = [compose('td', { text: T.escape(label) })];
+      if (row.error !== null) {
+        cells.push(compose('td_span', { span: String(TABLE_HEAD.length - 1), text: T.html(row.error, lang) }));
+      } else {
+        [row.sim, row.closed, row.steady, peakText(row, lang), String(row.p2p_article), String(row.p2p_total)]
+          .forEach(function (text) { cells.push(compose('td', { text: T.escape(text) })); });
+      }
+      var current = row.current ? ' class="pv-current" aria-current="true"' : '';
+      return compose('row', { current: current, name: row.name, cells: cells.join('') });
+    });
+    var head = TABLE_HEAD.map(function (k) { return compose('th', { text: T.template(k, lang) }); }).join('');
+    return compose('table', { head: head, rows: out.join('') });
+  }
+
+  var X = root.PipevizExplorer = root.PipevizExplorer || {};
+  X.readouts = {
+    compose: compose, pct: pct, num: num, closedFormText: closedFormText, readoutValues: readoutValues,
+    peakText: peakText, readoutHtml: readoutHtml, barsKeyHtml: barsKeyHtml, tableConfig: tableConfig,
+    tableValues: tableValues, tableHtml: tableHtml,
+  };
+})(typeof window !== 'undefined' ? window : globalThis);

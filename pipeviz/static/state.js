@@ -1,0 +1,82 @@
+/* The rules that keep the explorer's state valid: twin of pipeviz/view/state.py.
+ *
+ * normalize(state, changed) takes the state after a change (a widget moved, a
+ * preset, a URL; `changed` names the fields that changed) and returns
+ * {state, notes}: a state the engine accepts, and a note (a message) for each thing
+ * it adjusted.
+ *   1. V and the schedule: a schedule with a fixed V keeps it. Moving V above 1 on
+ *      the schedule that has an interleaved form (PIPEVIZ_DATA.rules.vStep) moves to
+ *      it; the interleaved form at V = 1 says it is the plain one.
+ *   2. m: where the schedule refuses m, m moves to the nearest value it accepts.
+ */
+(function (root) {
+  'use strict';
+
+  var E = root.PipevizEngine;
+  var T = root.PipevizText;
+  var X = root.PipevizExplorer;
+  var RULES = root.PIPEVIZ_DATA.rules;
+  var ONE_CHUNK = RULES.vStep[0], INTERLEAVED = RULES.vStep[1];
+
+  // The engine configuration a state shows (state.config).
+  function config(state) {
+    return E.config(state.schedule, state.P, state.m, state.V, E.costs(state.tf, state.tb, state.tw, state.comm));
+  }
+
+  // The ConfigError that keeps the state from being shown, or null.
+  function problem(state) {
+    try {
+      E.check(config(state));
+    } catch (e) {
+      if (e instanceof E.PipevizError && e.type === 'ConfigError') return e;
+      throw e;
+    }
+    return null;
+  }
+
+  function has(changed, key) { return changed.indexOf(key) >= 0; }
+
+  function normalize(state, changed) {
+    state = Object.assign({}, state);
+    var notes = [];
+    var name = state.schedule, V = state.V;
+    var fixed = E.SCHEDULES.get(name).fixedV;
+    var byV = has(changed, 'V') && !has(changed, 'schedule'); // the V slider moved, nothing else
+    if (fixed !== null && V !== fixed) {
+      if (byV && name === ONE_CHUNK && V > 1) {
+        state.schedule = INTERLEAVED;
+        notes.push(T.msg('rule.to_interleaved', { V: V }));
+      } else {
+        state.V = fixed;
+        notes.push(T.msg(byV ? 'rule.v_kept' : 'rule.v_set', { name: name, V: fixed }));
+      }
+    } else if (name === INTERLEAVED && V === 1 && (has(changed, 'V') || has(changed, 'schedule'))) {
+      notes.push(T.msg('rule.interleaved_v1', {}));
+    }
+    var error = problem(state);
+    if (error !== null) {
+      var m = nearestM(state);
+      if (m !== null) {
+        state.m = m;
+        notes.push(T.msg('rule.m_snap', { why: T.msg(error.key, error.args), m: m }));
+      }
+    }
+    return { state: state, notes: notes };
+  }
+
+  // The m in the field's range nearest to state's m that the schedule accepts (the
+  // larger one on a tie), or null.
+  function nearestM(state) {
+    var f = X.fields.FIELDS.get('m'), m = state.m;
+    for (var d = 1; d <= Math.trunc(f.high - f.low); d++) {
+      var cands = [m + d, m - d];
+      for (var j = 0; j < 2; j++) {
+        var cand = cands[j];
+        if (f.low <= cand && cand <= f.high && problem(Object.assign({}, state, { m: cand })) === null) return cand;
+      }
+    }
+    return null;
+  }
+
+  X.state = { config: config, problem: problem, normalize: normalize, nearestM: nearestM };
+})(typeof window !== 'undefined' ? window : globalThis);
