@@ -25,6 +25,7 @@ from .config import Config
 from .engine import Result, run
 from .errors import ConfigError
 from .registry import NAMES
+from .serving import has_viewer
 from .render.figures import Figures
 from .text import Msg, fill, template
 from .view import columns, readouts
@@ -165,6 +166,8 @@ class Explorer(pn.viewable.Viewer):
         """The comparison table, the bars' key and the URL: sent after the chart and its
         readout have gone out, so a slider's repaint does not wait for them."""
         self._later_pending = False
+        if not has_viewer():  # the browser has gone: nothing to send it
+            return
         res = self.result
         if res is not None:
             if self._table_rows[0] != res.config:  # a unit or language change keeps the numbers
