@@ -125,7 +125,7 @@ class Session:
 
     async def open(self) -> None:
         query = ""
-        page = await AsyncHTTPClient().fetch(self.url + query, request_timeout=600)
+        page = await AsyncHTTPClient().fetch(self.url + query, request_timeout=600, connect_timeout=600)
         token = re.search(r'"token":"([^"]+)"', page.body.decode()).group(1)
         self.ws = await websocket_connect(self.url.replace("http", "ws", 1) + "/ws" + query,
                                           subprotocols=["bokeh", token], connect_timeout=600,
@@ -172,7 +172,7 @@ class Session:
         while True:
             try:
                 msg = await asyncio.wait_for(self.expect("PATCH-DOC"), 120)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 self.mismatches.append(f"session {self.i}: no readout within 120 s of P={self.P}, m={self.m}")
                 return
             texts = [e["new"] for e in msg.content.get("events", [])
@@ -204,6 +204,7 @@ def pct(xs, q):
 
 
 async def drive(server: Server, n: int, warmup: int, updates: int) -> None:
+    AsyncHTTPClient.configure(None, max_clients=n)  # every page at once, as n browsers would
     sessions = [Session(i, server.url) for i in range(n)]
     t0 = time.perf_counter()
     await asyncio.gather(*(s.open() for s in sessions))

@@ -25,8 +25,8 @@ from .config import Config
 from .engine import Result, run
 from .errors import ConfigError
 from .registry import NAMES
-from .serving import has_viewer
 from .render.figures import Figures
+from .serving import has_viewer
 from .text import Msg, fill, template
 from .view import columns, readouts
 from .view.fields import FIELDS, PRESETS, encode
@@ -166,7 +166,7 @@ class Explorer(pn.viewable.Viewer):
         """The comparison table, the bars' key and the URL: sent after the chart and its
         readout have gone out, so a slider's repaint does not wait for them."""
         self._later_pending = False
-        if not has_viewer():  # the browser has gone: nothing to send it
+        if self._ready and not has_viewer():  # the page loaded, and its browser has gone since
             return
         res = self.result
         if res is not None:
