@@ -36,7 +36,7 @@ from pathlib import Path
 
 from bokeh.protocol import Protocol
 from bokeh.protocol.receiver import Receiver
-from tornado.httpclient import AsyncHTTPClient
+from tornado.httpclient import AsyncHTTPClient, HTTPRequest
 from tornado.websocket import websocket_connect
 
 from pipeviz import Config, run
@@ -127,9 +127,9 @@ class Session:
         query = ""
         page = await AsyncHTTPClient().fetch(self.url + query, request_timeout=600, connect_timeout=600)
         token = re.search(r'"token":"([^"]+)"', page.body.decode()).group(1)
-        self.ws = await websocket_connect(self.url.replace("http", "ws", 1) + "/ws" + query,
-                                          subprotocols=["bokeh", token], connect_timeout=600,
-                                          max_message_size=256 * 2**20)
+        request = HTTPRequest(self.url.replace("http", "ws", 1) + "/ws" + query, connect_timeout=600,
+                              request_timeout=600)
+        self.ws = await websocket_connect(request, subprotocols=["bokeh", token], max_message_size=256 * 2**20)
         self.receiver = Receiver(Protocol())
         await self.expect("ACK")
         await self.send("PULL-DOC-REQ", {})
