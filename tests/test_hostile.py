@@ -163,4 +163,4 @@ def test_the_served_app_applies_any_url_to_a_valid_view_with_plain_text_notes(qu
     assert re.sub(r"</?p>", "", inner).count("<") == 0, inner
     _, notes = parse("?" + query, "#" + fragment)
     for n in notes:
-        assert n.text("en") in app.notice_lines
+        assert n.text(app.lang) in app.notice_lines

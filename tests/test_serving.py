@@ -18,6 +18,31 @@ from pipeviz import serving
 LOOPBACK = ("127.0.0.1", "localhost", "[::1]")
 
 
+def in_thread(fn, *args):
+    """fn(*args) in a thread of its own: Bokeh's client and asyncio.run need a thread
+    with no running event loop (Playwright's sync API keeps one in the main thread)."""
+    out: list = []
+
+    def target():
+        try:
+            out.append((True, fn(*args)))
+        except BaseException as e:  # noqa: BLE001 (re-raised below)
+            out.append((False, e))
+
+    t = threading.Thread(target=target)
+    t.start()
+    t.join(300)
+    ok, value = out[0]
+    if not ok:
+        raise value
+    return value
+
+
+def pulled_stylesheets(url: str, P: int) -> list[str]:
+    with pull_session(url=url, arguments={"P": str(P)}) as session:
+        return stylesheets(session.document)
+
+
 def stylesheets(doc) -> list[str]:
     return sorted({m.url for m in doc.models if isinstance(m, ImportedStyleSheet)})
 
@@ -39,11 +64,10 @@ def test_a_session_built_for_its_websocket_loads_panel_css_from_the_server():
     Panel's CDN stylesheets."""
     with served_app() as url:
         for P in (3, 9):
-            with pull_session(url=url, arguments={"P": str(P)}) as session:
-                sheets = stylesheets(session.document)
-                assert sheets, "Panel's stylesheets are models of the document"
-                assert off_server(sheets) == []
-                assert all(u.startswith(serving.LOCAL_DIST) for u in sheets), sheets
+            sheets = in_thread(pulled_stylesheets, url, P)
+            assert sheets, "Panel's stylesheets are models of the document"
+            assert off_server(sheets) == []
+            assert all(u.startswith(serving.LOCAL_DIST) for u in sheets), sheets
 
 
 def test_closing_paths_skip_a_released_session():
@@ -59,7 +83,7 @@ def test_closing_paths_skip_a_released_session():
     handler = SimpleNamespace(connection=released, close_code=1001)
     WSHandler.on_close(handler)  # no AssertionError
     message = SimpleNamespace(msgtype="PATCH-DOC")
-    assert asyncio.run(WSHandler._handle(handler, message)) is None
+    assert in_thread(asyncio.run, WSHandler._handle(handler, message)) is None
 
     calls = []
     live = SimpleNamespace(
@@ -92,8 +116,7 @@ def test_pages_under_concurrency_request_nothing_outside_the_server(browser):
 
         def script(P):
             try:
-                with pull_session(url=url, arguments={"P": str(P)}) as session:
-                    scripted.extend(stylesheets(session.document))
+                scripted.extend(pulled_stylesheets(url, P))
             except BaseException as e:  # noqa: BLE001 (reported below)
                 errors.append(e)
 
