@@ -8,6 +8,8 @@ import panel as pn
 
 from pipeviz.app import Explorer
 from pipeviz.render.style import READOUT_CSS
+from pipeviz.serving import local_resources
 
+local_resources()  # before any model exists: Panel's CSS from this server, never its CDN
 pn.extension(raw_css=[READOUT_CSS])
 Explorer().servable(title="pipeviz")

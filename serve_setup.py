@@ -1,6 +1,7 @@
 """`panel serve app.py --setup serve_setup.py`: what the server process needs before it
-starts (see pipeviz/hostcheck.py)."""
+starts (see pipeviz/hostcheck.py and pipeviz/serving.py)."""
 
-from pipeviz.hostcheck import install
+from pipeviz import hostcheck, serving
 
-install()
+hostcheck.install()
+serving.install()

@@ -20,12 +20,14 @@ from urllib.parse import parse_qsl
 import panel as pn
 import panel.io.location as panel_location
 import param
+from bokeh.events import RangesUpdate
 
 from .config import Config
 from .engine import Result, run
 from .errors import ConfigError
 from .registry import NAMES
 from .render.figures import Figures
+from .serving import has_viewer
 from .text import Msg, fill, template
 from .view import columns, readouts
 from .view.fields import FIELDS, PRESETS, encode
@@ -95,9 +97,12 @@ class Explorer(pn.viewable.Viewer):
         self._writing_url = False
         self._quiet = False
         self._table_rows: tuple = (None, [])
+        self._window: tuple[float, float] | None = None  # the timeline's zoom, None at the full view
         self.param.watch(self._changed, list(FIELDS))
         self._refresh(set(FIELDS))
         self.figures.timeline.on_change("inner_width", self._on_resize)
+        for fig in (self.figures.timeline, self.figures.over_time):  # they share the time axis
+            fig.on_event(RangesUpdate, self._on_zoom)
         if pn.state.location is not None:
             pn.state.location.param.watch(self._on_url, ["search", "hash"])
             pn.state.onload(self._on_load)
@@ -157,6 +162,7 @@ class Explorer(pn.viewable.Viewer):
             self._show_notice(lang)
             if res is not None:
                 self.result = res
+                self._window = None  # the view's x_range opens at the full view
                 self.figures.apply(columns.figure_view(res, self.unit, lang, self.figures.label_px()))
                 self.readout.object = readouts.readout_html(readouts.readout_values(res), lang)
         self._later()
@@ -165,6 +171,8 @@ class Explorer(pn.viewable.Viewer):
         """The comparison table, the bars' key and the URL: sent after the chart and its
         readout have gone out, so a slider's repaint does not wait for them."""
         self._later_pending = False
+        if self._ready and not has_viewer():  # the page loaded, and its browser has gone since
+            return
         res = self.result
         if res is not None:
             if self._table_rows[0] != res.config:  # a unit or language change keeps the numbers
@@ -186,7 +194,19 @@ class Explorer(pn.viewable.Viewer):
 
     def _on_resize(self, attr, old, new) -> None:
         if self.result is not None:
-            self.figures.relabel(columns.labels(self.result, self.figures.label_px()))
+            self._relevel(self._window)
+
+    def _on_zoom(self, event) -> None:
+        """A pan or zoom ended: level the timeline again for what is visible (view/lod.py)."""
+        if self.result is not None and event.x0 is not None and event.x1 is not None:
+            self._relevel((float(event.x0), float(event.x1)))
+
+    def _relevel(self, window) -> None:
+        res, px = self.result, self.figures.label_px()
+        self._window = window
+        with pn.io.hold():
+            self.figures.sources["ops"].data = columns.ops(res, px, window)
+            self.figures.relabel(columns.labels(res, px, window))
 
     def _show_notice(self, lang: str) -> None:
         """What is not valid (a warning) and what the rules adjusted (notes), as plain text."""

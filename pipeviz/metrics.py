@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numba
 import numpy as np
 
 from .order import FB, B, F, I, Order, W
@@ -64,11 +65,8 @@ def p2p_article(order: Order) -> int:
 def measure(tl: Timeline) -> Metrics:
     order = tl.order
     P, ptr = order.P, order.rank_ptr
-    firsts, lasts = ptr[:-1], ptr[1:] - 1
     makespan = tl.makespan
-    busy = np.bincount(order.rank, weights=tl.duration, minlength=P)
-    nonempty = ptr[1:] > ptr[:-1]
-    span = np.where(nonempty, tl.end[np.maximum(lasts, 0)] - tl.start[np.minimum(firsts, max(order.n_ops - 1, 0))], 0.0)
+    busy, span = _busy_span(tl.start, tl.end, ptr)
     work = busy.sum()
     bubble = 1.0 - work / (P * makespan) if makespan > 0 else 0.0
     steady = 1.0 - work / (P * span.max()) if makespan > 0 else 0.0
@@ -91,65 +89,104 @@ def _clean(x: float) -> float:
     return 0.0 if abs(x) < 1e-12 else float(x)
 
 
+@numba.njit(cache=True, nogil=True)
+def _busy_span(start, end, ptr):  # pragma: no cover (compiled)
+    """(P,) busy time (durations summed in op order) and span (first start to last end) per rank."""
+    P = ptr.size - 1
+    busy = np.zeros(P)
+    span = np.zeros(P)
+    for r in range(P):
+        for i in range(ptr[r], ptr[r + 1]):
+            busy[r] += end[i] - start[i]
+        if ptr[r + 1] > ptr[r]:
+            span[r] = end[ptr[r + 1] - 1] - start[ptr[r]]
+    return busy, span
+
+
 def idle_intervals(tl: Timeline) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Every idle interval of every rank within [0, makespan], including the leading
-    wait for the first op and the trailing wait for the iteration's end."""
-    order = tl.order
-    P, ptr = order.P, order.rank_ptr
-    rank = order.rank
-    # Gap before op i on its rank: from the previous op's end (or 0) to its start.
-    prev_end = np.empty_like(tl.end)
-    prev_end[1:] = tl.end[:-1]
-    prev_end[ptr[:-1][ptr[:-1] < order.n_ops]] = 0.0
-    last_end = np.where(ptr[1:] > ptr[:-1], tl.end[np.maximum(ptr[1:] - 1, 0)] if order.n_ops else 0.0, 0.0)
-    lo = np.concatenate([prev_end, last_end])
-    hi = np.concatenate([tl.start, np.full(P, tl.makespan)])
-    who = np.concatenate([rank, np.arange(P)])
+    wait for the first op and the trailing wait for the iteration's end; by rank,
+    then time."""
     tol = 1e-9 * max(tl.makespan, 1.0)
-    keep = np.flatnonzero(hi - lo > tol)
-    # Order by rank then time (the trailing gaps were appended after all ranks).
-    keep = keep[np.lexsort((lo[keep], who[keep]))]
-    return who[keep], lo[keep], hi[keep]
+    return _idle(tl.start, tl.end, tl.order.rank_ptr, tl.makespan, tol)
 
 
-def _events(tl: Timeline, up: np.ndarray, down: np.ndarray):
-    """Per op, a start event (+1 where `up`) then an end event (-1 where `down`):
-    (rank, time, delta) of the events that change something, in rank order, and
-    the running count after each."""
-    order = tl.order
-    n = order.n_ops
-    delta = np.empty(2 * n, dtype=np.int64)
-    delta[0::2] = up
-    delta[1::2] = -down.astype(np.int64)
-    time = np.empty(2 * n)
-    time[0::2] = tl.start
-    time[1::2] = tl.end
-    rank = np.repeat(order.rank, 2)
-    count = np.cumsum(delta)
-    return rank, time, delta, count
+@numba.njit(cache=True, nogil=True)
+def _idle(start, end, ptr, makespan, tol):  # pragma: no cover (compiled)
+    """A rank's ops run in order, so its gaps come out in time order: before each op
+    (from the previous op's end, or 0), then after its last op until the makespan."""
+    P = ptr.size - 1
+    n = start.size + P
+    who = np.empty(n, np.int64)
+    lo = np.empty(n)
+    hi = np.empty(n)
+    k = 0
+    for r in range(P):
+        prev = 0.0
+        for i in range(ptr[r], ptr[r + 1]):
+            if start[i] - prev > tol:
+                who[k], lo[k], hi[k] = r, prev, start[i]
+                k += 1
+            prev = end[i]
+        if makespan - prev > tol:
+            who[k], lo[k], hi[k] = r, prev, makespan
+            k += 1
+    return who[:k].copy(), lo[:k].copy(), hi[:k].copy()
 
 
-def _steps(rank, time, count, changes) -> Steps:
-    """The step function of the changes, keeping only the last of simultaneous ones
-    (a chunk freed and the next taken at the same instant is no dip)."""
-    r, t, v = rank[changes], time[changes], count[changes]
-    last = np.ones(r.size, dtype=bool)
-    last[:-1] = (r[1:] != r[:-1]) | (t[1:] != t[:-1])
-    return Steps(rank=r[last], time=t[last], value=v[last])
+@numba.njit(cache=True, nogil=True)
+def _events(at_start, at_end, start, end, ptr):  # pragma: no cover (compiled)
+    """Per op, a start event (+at_start) then an end event (+at_end), rank by rank:
+    the running count after each event; the step function of the changes, keeping
+    the last of simultaneous ones on a rank (a chunk freed and the next taken at the
+    same instant is no dip); each rank's peak (at least 0) and the event where the
+    rank first reaches it."""
+    P = ptr.size - 1
+    n = 2 * start.size
+    count = np.empty(n, np.int64)
+    s_rank = np.empty(n, np.int64)
+    s_time = np.empty(n)
+    s_value = np.empty(n, np.int64)
+    peak = np.zeros(P, np.int64)
+    at_peak = np.zeros(P, np.int64)
+    c = 0
+    k = 0
+    for r in range(P):
+        best = np.iinfo(np.int64).min
+        for e in range(2 * ptr[r], 2 * ptr[r + 1]):
+            i = e // 2
+            d = at_start[i] if e % 2 == 0 else at_end[i]
+            t = start[i] if e % 2 == 0 else end[i]
+            c += d
+            count[e] = c
+            if c > best:
+                best = c
+                at_peak[r] = e
+            if d != 0:
+                if k > 0 and s_rank[k - 1] == r and s_time[k - 1] == t:
+                    k -= 1  # simultaneous with the last change: keep only the later one
+                s_rank[k], s_time[k], s_value[k] = r, t, c
+                k += 1
+        if ptr[r + 1] > ptr[r]:
+            peak[r] = max(best, 0)
+    return count, s_rank[:k].copy(), s_time[:k].copy(), s_value[:k].copy(), peak, at_peak
+
+
+def _step_function(tl: Timeline, at_start: np.ndarray, at_end: np.ndarray):
+    count, rank, time, value, peak, at_peak = _events(
+        at_start.astype(np.int64), at_end.astype(np.int64), tl.start, tl.end, tl.order.rank_ptr)
+    return count, Steps(rank=rank, time=time, value=value), peak, at_peak
 
 
 def inflight(tl: Timeline) -> dict:
     """Step functions and peaks of in-flight chunks per rank."""
     order = tl.order
     kind = order.kind
-    P = order.P
     has_f = (kind == F) | (kind == FB)
     ends_chunk = (kind == B) | (kind == W) | (kind == FB)
-    rank, time, delta, count = _events(tl, has_f, ends_chunk)
-    event_ptr = 2 * order.rank_ptr
-    peak = _segment_max(count, event_ptr, P)
+    _, steps, peak, at_peak = _step_function(tl, has_f, -ends_chunk.astype(np.int64))
     out = dict(
-        inflight=_steps(rank, time, count, delta != 0),
+        inflight=steps,
         peak_chunks=peak,
         peak_microbatches=peak / order.chunks_per_rank,
         awaiting_b=None,
@@ -159,34 +196,14 @@ def inflight(tl: Timeline) -> dict:
     )
     if order.has_w:
         ends_b = (kind == B) | (kind == I) | (kind == FB)
-        _, _, d_b, c_b = _events(tl, has_f, ends_b)
-        _, _, d_w, c_w = _events(tl, np.zeros(order.n_ops, bool), kind == W)
-        # awaiting W only: +1 when an I ends; the I's end event is its second slot.
-        d_w[1::2] += kind == I
-        c_w = np.cumsum(d_w)
-        at_peak = _first_argmax(count, peak, rank)
+        c_b, steps_b, _, _ = _step_function(tl, has_f, -ends_b.astype(np.int64))
+        # awaiting W only: +1 when an I ends, -1 when its W ends.
+        c_w, steps_w, _, _ = _step_function(tl, np.zeros(order.n_ops, np.int64),
+                                            (kind == I).astype(np.int64) - (kind == W))
         out.update(
-            awaiting_b=_steps(rank, time, c_b, d_b != 0),
-            awaiting_w=_steps(rank, time, c_w, d_w != 0),
+            awaiting_b=steps_b,
+            awaiting_w=steps_w,
             peak_awaiting_b=c_b[at_peak],
             peak_awaiting_w=c_w[at_peak],
         )
     return out
-
-
-def _segment_max(x: np.ndarray, ptr: np.ndarray, P: int) -> np.ndarray:
-    out = np.zeros(P, dtype=np.int64)
-    nonempty = ptr[1:] > ptr[:-1]
-    if x.size:
-        out[nonempty] = np.maximum.reduceat(x, ptr[:-1][nonempty])
-    return np.maximum(out, 0)
-
-
-def _first_argmax(x: np.ndarray, seg_max: np.ndarray, rank: np.ndarray) -> np.ndarray:
-    """(P,) flat index of the first position where each rank reaches its maximum."""
-    hits = np.flatnonzero(x == seg_max[rank])
-    out = np.zeros(seg_max.size, dtype=np.int64)
-    ranks, first = np.unique(rank[hits], return_index=True)
-    out[ranks] = hits[first]
-    return out
-

@@ -28,6 +28,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import numba
 import numpy as np
 
 from .config import MAX_OPS
@@ -296,16 +297,40 @@ class OrderBuilder:
         else:
             rank, mb, stage, mb2, stage2 = (np.zeros(0, np.int64) for _ in range(5))
             kind = np.zeros(0, np.int8)
-        if keep_mb_below is not None:
-            keep = (mb < keep_mb_below) & (mb2 < keep_mb_below)
-            rank, kind, mb, stage, mb2, stage2 = (a[keep] for a in (rank, kind, mb, stage, mb2, stage2))
-        by_rank = np.argsort(rank, kind="stable")  # phases keep their order within a rank
-        counts = np.bincount(rank, minlength=self.P)
-        return Order(
-            P=self.P, m=self.m, stage_to_rank=self.stage_to_rank,
-            kind=kind[by_rank], mb=mb[by_rank], stage=stage[by_rank], mb2=mb2[by_rank], stage2=stage2[by_rank],
-            rank_ptr=np.concatenate([[0], np.cumsum(counts)]).astype(np.int64),
-        )
+        keep_below = -1 if keep_mb_below is None else int(keep_mb_below)
+        kind, mb, stage, mb2, stage2, rank_ptr = _pack(rank, kind, mb, stage, mb2, stage2, self.P, keep_below)
+        return Order(P=self.P, m=self.m, stage_to_rank=self.stage_to_rank,
+                     kind=kind, mb=mb, stage=stage, mb2=mb2, stage2=stage2, rank_ptr=rank_ptr)
+
+
+@numba.njit(cache=True, nogil=True)
+def _pack(rank, kind, mb, stage, mb2, stage2, P, keep_below):  # pragma: no cover (compiled)
+    """The steps' ops rank by rank, each rank's in emission order (a stable counting
+    sort), dropping ops of micro-batches >= keep_below (if keep_below >= 0)."""
+    n = rank.size
+    keep = np.ones(n, np.bool_)
+    if keep_below >= 0:
+        for i in range(n):
+            keep[i] = mb[i] < keep_below and mb2[i] < keep_below
+    rank_ptr = np.zeros(P + 1, np.int64)
+    for i in range(n):
+        if keep[i]:
+            rank_ptr[rank[i] + 1] += 1
+    for r in range(P):
+        rank_ptr[r + 1] += rank_ptr[r]
+    at = rank_ptr[:-1].copy()
+    total = rank_ptr[P]
+    o_kind = np.empty(total, np.int8)
+    o_mb = np.empty(total, np.int64)
+    o_stage = np.empty(total, np.int64)
+    o_mb2 = np.empty(total, np.int64)
+    o_stage2 = np.empty(total, np.int64)
+    for i in range(n):
+        if keep[i]:
+            j = at[rank[i]]
+            at[rank[i]] = j + 1
+            o_kind[j], o_mb[j], o_stage[j], o_mb2[j], o_stage2[j] = kind[i], mb[i], stage[i], mb2[i], stage2[i]
+    return o_kind, o_mb, o_stage, o_mb2, o_stage2, rank_ptr
 
 
 strings({

@@ -32,7 +32,7 @@ from importlib import resources
 
 from bokeh.document import Document
 from bokeh.embed import file_html
-from bokeh.events import DocumentReady
+from bokeh.events import DocumentReady, RangesUpdate
 from bokeh.layouts import column, row
 from bokeh.models import (
     CustomJS,
@@ -56,7 +56,7 @@ from .registry import NAMES, SCHEDULES
 from .render.figures import Figures
 from .render.style import PAGE_CSS, READOUT_CSS
 from .text import template
-from .view import columns, palette
+from .view import columns, lod, palette
 from .view.columns import CHUNKS, LABEL_PX_PER_CHAR, ROW, ROW_PX
 from .view.fields import FIELDS, MAX_RAW, PRESETS
 from .view.readouts import LAYOUTS, TABLE_HEAD
@@ -96,7 +96,8 @@ def page_data() -> dict:
         "layouts": LAYOUTS,
         "tableHead": list(TABLE_HEAD),
         "consts": {"row": ROW, "rowPx": ROW_PX, "labelPxPerChar": LABEL_PX_PER_CHAR, "chunksUnit": CHUNKS,
-                   "plotPx": Figures().plot_px},
+                   "plotPx": Figures().plot_px,
+                   "lod": {"minPx": lod.MIN_PX, "outlinePx": lod.OUTLINE_PX, "cull": lod.CULL}},
         "figureTexts": {lang: columns.texts(lang) for lang in text.LANGS},
         "widgetTexts": {lang: widget_texts(lang) for lang in text.LANGS},
     }
@@ -247,6 +248,9 @@ def document_html(cfg: Config, lang: str, script_tags: str) -> str:
     doc.add_root(column(figs.inflight, name="layout_bars"))
     doc.js_on_event(DocumentReady, callback("ready"))
     figs.timeline.js_on_change("inner_width", callback("resize"))
+    for fig in (figs.timeline, figs.over_time):  # a pan or zoom ended: level the timeline again (view/lod.py)
+        fig.js_on_event(RangesUpdate, CustomJS(args=dict(anchor=figs.timeline),
+                                               code="PipevizExplorer.handle(anchor.document, 'zoom', [cb_obj.x0, cb_obj.x1])"))
     return file_html(
         doc, resources=InlineOnly(), title="pipeviz explorer", template=TEMPLATE,
         template_variables=dict(page_css=PAGE_CSS + READOUT_CSS, scripts=script_tags, lang=lang,

@@ -29,6 +29,8 @@ from .errors import DeadlockError, OrderError
 from .order import EB, EF, FB, KIND_NAMES, B, F, I, Order, W, check_size
 from .text import strings
 
+N_KINDS = len(KIND_NAMES)
+
 
 @dataclass(frozen=True, eq=False)
 class Deps:
@@ -81,148 +83,214 @@ def describe_op(order: Order, i: int) -> str:
 def validate(order: Order) -> None:
     """Every op in range and on the rank holding its stage; every (mb, stage) has
     one forward and one backward (a full B, an I followed by its W, or the backward
-    half of an F&B); encoder ops once per micro-batch or not at all."""
+    half of an F&B); encoder ops once per micro-batch or not at all. The checks run
+    in one compiled pass (`_check`); this names the first problem found."""
     P, m, S, N = order.P, order.m, order.S, order.n_ops
     if order.rank_ptr.shape != (P + 1,) or order.rank_ptr[0] != 0 or order.rank_ptr[-1] != N:
         raise OrderError("order.rank_ptr", n=N, P=P)
     if S == 0 or order.stage_to_rank.min() < 0 or order.stage_to_rank.max() >= P:
         raise OrderError("order.stage_to_rank", last=P - 1)
     check_size(m, S)
-    kind, rank = order.kind, order.rank
-    enc = (kind == EF) | (kind == EB)
-    pair = kind == FB
-    bad = (kind < 0) | (kind >= len(KIND_NAMES)) | (order.mb < 0) | (order.mb >= m)
-    bad |= ~enc & ((order.stage < 0) | (order.stage >= S))
-    bad |= pair & ((order.mb2 < 0) | (order.mb2 >= m) | (order.stage2 < 0) | (order.stage2 >= S))
-    if bad.any():
-        i = int(np.flatnonzero(bad)[0])
-        raise OrderError("order.range", op=order.token(i), rank=int(rank[i]), last_mb=m - 1, last_stage=S - 1)
-    stage_rank = order.stage_to_rank[np.where(enc, 0, order.stage)]
-    wrong = ~enc & (stage_rank != rank)
-    wrong |= pair & (order.stage_to_rank[np.maximum(order.stage2, 0)] != rank)
-    if wrong.any():
-        i = int(np.flatnonzero(wrong)[0])
-        s = int(order.stage[i]) if stage_rank[i] != rank[i] else int(order.stage2[i])
-        raise OrderError("order.wrong_rank", op=order.token(i), rank=int(rank[i]), stage=s,
+    problem, i, mb, s, n = _check(order.kind, order.mb, order.stage, order.mb2, order.stage2, order.rank_ptr,
+                                  order.stage_to_rank, m)
+    if problem == OK:
+        if order.segment is not None and order.segment.shape != (N,):
+            raise OrderError("order.segment", n=N)
+        return
+    if problem == BAD_RANGE:
+        raise OrderError("order.range", op=order.token(i), rank=_rank_of(order, i), last_mb=m - 1, last_stage=S - 1)
+    if problem == BAD_RANK:
+        raise OrderError("order.wrong_rank", op=order.token(i), rank=_rank_of(order, i), stage=s,
                          home=int(order.stage_to_rank[s]))
-    # Count each role per (mb, stage): forward, backward (B, I or F&B's half), W.
-    fwd = _count(order.mb[(kind == F) | pair], order.stage[(kind == F) | pair], m, S)
-    bwd = _count(
-        np.concatenate([order.mb[(kind == B) | (kind == I)], order.mb2[pair]]),
-        np.concatenate([order.stage[(kind == B) | (kind == I)], order.stage2[pair]]), m, S,
-    )
-    has_i = _count(order.mb[kind == I], order.stage[kind == I], m, S)
-    has_w = _count(order.mb[kind == W], order.stage[kind == W], m, S)
-    for counts, role in ((fwd, "F"), (bwd, "B")):
-        _exactly_once(counts, role)
-    if (has_w > 1).any() or (has_w != has_i).any():
-        mb, s = np.argwhere((has_w > 1) | (has_w != has_i))[0].tolist()
-        if has_w[mb, s] > 1:
-            raise OrderError("order.twice", op=f"{s}W{mb}", n=int(has_w[mb, s]))
-        if has_i[mb, s]:
-            raise OrderError("order.missing_w", op=f"{s}W{mb}", i_op=f"{s}I{mb}")
+    role = {MISSING_F: "F", TWICE_F: "F", MISSING_B: "B", TWICE_B: "B"}.get(problem)
+    if problem in (MISSING_F, MISSING_B):
+        key = "order.missing_f" if role == "F" else "order.missing_b"
+        raise OrderError(key, op=f"{s}{role}{mb}", mb=mb, stage=s)
+    if problem in (TWICE_F, TWICE_B):
+        raise OrderError("order.twice", op=f"{s}{role}{mb}", n=n)
+    if problem == TWICE_W:
+        raise OrderError("order.twice", op=f"{s}W{mb}", n=n)
+    if problem == MISSING_W:
+        raise OrderError("order.missing_w", op=f"{s}W{mb}", i_op=f"{s}I{mb}")
+    if problem == STRAY_W:
         raise OrderError("order.stray_w", op=f"{s}W{mb}", i_op=f"{s}I{mb}")
-    for k in (EF, EB):
-        count = np.bincount(order.mb[kind == k], minlength=m)
-        if count.any() and (count != 1).any():
-            mb = int(np.flatnonzero(count != 1)[0])
-            tok = f"{KIND_NAMES[k]}{mb}"
-            if count[mb] == 0:
-                raise OrderError("order.encoder_missing", op=tok)
-            raise OrderError("order.twice", op=tok, n=int(count[mb]))
-    if (kind == EB).any() and not (kind == EF).any():
-        raise OrderError("order.encoder_missing", op="EF0")
-    if order.segment is not None and order.segment.shape != (N,):
-        raise OrderError("order.segment", n=N)
+    tok = f"{KIND_NAMES[s]}{mb}"  # encoder ops: s is the kind
+    if problem == ENCODER_MISSING:
+        raise OrderError("order.encoder_missing", op=tok)
+    raise OrderError("order.twice", op=tok, n=n)  # ENCODER_TWICE
 
 
-def _count(mb: np.ndarray, stage: np.ndarray, m: int, S: int) -> np.ndarray:
-    return np.bincount(mb * S + stage, minlength=m * S).reshape(m, S)
+def _rank_of(order: Order, i: int) -> int:
+    return int(np.searchsorted(order.rank_ptr, i, side="right") - 1)
 
 
-def _exactly_once(counts: np.ndarray, role: str) -> None:
-    if (counts != 1).any():
-        mb, s = np.argwhere(counts != 1)[0].tolist()
-        tok = f"{s}{role}{mb}"
-        if counts[mb, s] == 0:
-            key = "order.missing_f" if role == "F" else "order.missing_b"
-            raise OrderError(key, op=tok, mb=mb, stage=s)
-        raise OrderError("order.twice", op=tok, n=int(counts[mb, s]))
+# What _check found (the first problem, in this order of checks).
+(OK, BAD_RANGE, BAD_RANK, MISSING_F, TWICE_F, MISSING_B, TWICE_B, TWICE_W, MISSING_W, STRAY_W,
+ ENCODER_MISSING, ENCODER_TWICE) = range(12)
+
+
+@numba.njit(cache=True, nogil=True)
+def _check(kind, mb, stage, mb2, stage2, rank_ptr, stage_to_rank, m):  # pragma: no cover (compiled)
+    """(problem, op, mb, stage, count) of the first problem, or (OK, ...): ops in
+    index order for range and placement, then (mb, stage) in row-major order for the
+    counts of each role, then micro-batches for the encoder ops."""
+    S = stage_to_rank.size
+    N = kind.size
+    for r in range(rank_ptr.size - 1):
+        for i in range(rank_ptr[r], rank_ptr[r + 1]):
+            k = kind[i]
+            enc = k == EF or k == EB
+            bad = k < 0 or k >= N_KINDS or mb[i] < 0 or mb[i] >= m
+            if not enc and (stage[i] < 0 or stage[i] >= S):
+                bad = True
+            if k == FB and (mb2[i] < 0 or mb2[i] >= m or stage2[i] < 0 or stage2[i] >= S):
+                bad = True
+            if bad:
+                return BAD_RANGE, i, 0, 0, 0
+    for r in range(rank_ptr.size - 1):
+        for i in range(rank_ptr[r], rank_ptr[r + 1]):
+            k = kind[i]
+            if k == EF or k == EB:
+                continue
+            if stage_to_rank[stage[i]] != r:
+                return BAD_RANK, i, 0, stage[i], 0
+            if k == FB and stage_to_rank[stage2[i]] != r:
+                return BAD_RANK, i, 0, stage2[i], 0
+    fwd = np.zeros(m * S, np.int64)
+    bwd = np.zeros(m * S, np.int64)
+    has_i = np.zeros(m * S, np.int64)
+    has_w = np.zeros(m * S, np.int64)
+    enc = np.zeros((2, m), np.int64)
+    for i in range(N):
+        k = kind[i]
+        j = mb[i] * S + stage[i]
+        if k == F:
+            fwd[j] += 1
+        elif k == B:
+            bwd[j] += 1
+        elif k == I:
+            bwd[j] += 1
+            has_i[j] += 1
+        elif k == W:
+            has_w[j] += 1
+        elif k == FB:
+            fwd[j] += 1
+            bwd[mb2[i] * S + stage2[i]] += 1
+        else:
+            enc[k - EF, mb[i]] += 1
+    for counts, missing, twice in ((fwd, MISSING_F, TWICE_F), (bwd, MISSING_B, TWICE_B)):
+        for j in range(m * S):
+            if counts[j] != 1:
+                return (missing if counts[j] == 0 else twice), -1, j // S, j % S, counts[j]
+    for j in range(m * S):
+        if has_w[j] > 1:
+            return TWICE_W, -1, j // S, j % S, has_w[j]
+        if has_w[j] != has_i[j]:
+            return (MISSING_W if has_i[j] else STRAY_W), -1, j // S, j % S, has_w[j]
+    for e in range(2):
+        used = False
+        for b in range(m):
+            used = used or enc[e, b] != 0
+        if used:
+            for b in range(m):
+                if enc[e, b] != 1:
+                    return (ENCODER_MISSING if enc[e, b] == 0 else ENCODER_TWICE), -1, b, EF + e, enc[e, b]
+    if not enc[0].any() and enc[1].any():
+        return ENCODER_MISSING, -1, 0, EF, 0
+    return OK, -1, 0, 0, 0
 
 
 def dependencies(order: Order, comm: float) -> Deps:
-    """SPEC.md's dependencies of every op (see the module docstring), with lags."""
-    m, S, N = order.m, order.S, order.n_ops
-    kind, mb, stage, rank = order.kind, order.mb, order.stage, order.rank
-    index = np.arange(N)
-    pair = kind == FB
+    """SPEC.md's dependencies of every op (see the module docstring), with lags; for
+    each op, its forward part's dependency, then its backward part's, then the
+    segment barriers. Built in one compiled pass (`_deps`)."""
+    seg = order.segment
+    has_seg = seg is not None
+    seg = seg.astype(np.int64) if has_seg else np.zeros(0, np.int64)
+    ptr, idx, lag = _deps(order.kind, order.mb, order.stage, order.mb2, order.stage2, order.rank_ptr,
+                          order.m, order.S, float(comm), seg, has_seg)
+    return Deps(ptr=ptr, idx=idx, lag=lag)
+
+
+@numba.njit(cache=True, nogil=True)
+def _deps(kind, mb, stage, mb2, stage2, rank_ptr, m, S, comm, seg, has_seg):  # pragma: no cover (compiled)
+    N = kind.size
+    P = rank_ptr.size - 1
+    rank = np.empty(N, np.int64)
+    for r in range(P):
+        rank[rank_ptr[r]:rank_ptr[r + 1]] = r
     # Which op produces each (mb, stage)'s forward activation and input gradient.
-    fwd = np.full((m, S), -1, dtype=np.int64)
-    has_f = (kind == F) | pair
-    fwd[mb[has_f], stage[has_f]] = index[has_f]
-    bwd = np.full((m, S), -1, dtype=np.int64)
-    has_b = (kind == B) | (kind == I)
-    bwd[mb[has_b], stage[has_b]] = index[has_b]
-    bwd[order.mb2[pair], order.stage2[pair]] = index[pair]
-    enc_f = np.full(m, -1, dtype=np.int64)
-    enc_f[mb[kind == EF]] = index[kind == EF]
-
-    ops, on = [], []
-
-    def need(sel: np.ndarray, dep: np.ndarray) -> None:
-        ops.append(index[sel])
-        on.append(dep)
-
-    # Forward parts (F, and F&B's first half): the previous stage, or the encoder.
-    s_f = stage[has_f]
-    need(has_f & (stage > 0), fwd[mb[has_f & (stage > 0)], s_f[s_f > 0] - 1])
-    first = has_f & (stage == 0)
-    need(first, enc_f[mb[first]])
-    # Backward parts (B, I, and F&B's second half): the next stage, or the last forward.
-    b_mb = np.where(pair, order.mb2, mb)
-    b_st = np.where(pair, order.stage2, stage)
-    has_bp = has_b | pair
-    inner = has_bp & (b_st < S - 1)
-    need(inner, bwd[b_mb[inner], b_st[inner] + 1])
-    last = has_bp & (b_st == S - 1)
-    need(last, fwd[b_mb[last], S - 1])
-    need(kind == W, bwd[mb[kind == W], stage[kind == W]])
-    need(kind == EB, bwd[mb[kind == EB], 0])
-
-    op_of = np.concatenate(ops)
-    dep_of = np.concatenate(on)
-    keep = dep_of >= 0
-    op_of, dep_of = op_of[keep], dep_of[keep]
-    lag = np.where(rank[dep_of] != rank[op_of], comm, 0.0)
-    if order.segment is not None:
-        b_op, b_dep = _barriers(order)
-        op_of = np.concatenate([op_of, b_op])
-        dep_of = np.concatenate([dep_of, b_dep])
-        lag = np.concatenate([lag, np.zeros(b_op.size)])
-    by_op = np.argsort(op_of, kind="stable")
-    ptr = np.concatenate([[0], np.cumsum(np.bincount(op_of, minlength=N))]).astype(np.int64)
-    return Deps(ptr=ptr, idx=dep_of[by_op].astype(np.int64), lag=lag[by_op].astype(np.float64))
-
-
-def _barriers(order: Order) -> tuple[np.ndarray, np.ndarray]:
-    """The first op of each segment on each rank waits for the last op of every
-    earlier segment on every rank."""
-    seg, rank = order.segment.astype(np.int64), order.rank
-    P = order.P
-    ops, deps = [], []
-    for k in np.unique(seg).tolist():
-        earlier = np.flatnonzero(seg < k)
-        if earlier.size == 0:
-            continue
-        # The last op of the earlier segments on each rank that has one.
-        lasts = np.array([earlier[rank[earlier] == r].max() for r in range(P) if (rank[earlier] == r).any()], dtype=np.int64)
-        firsts = np.array([np.flatnonzero((seg == k) & (rank == r))[0] for r in range(P) if ((seg == k) & (rank == r)).any()],
-                          dtype=np.int64)
-        ops.append(np.repeat(firsts, lasts.size))
-        deps.append(np.tile(lasts, firsts.size))
-    if not ops:
-        return np.zeros(0, np.int64), np.zeros(0, np.int64)
-    return np.concatenate(ops), np.concatenate(deps)
+    fwd = np.full(m * S, -1, np.int64)
+    bwd = np.full(m * S, -1, np.int64)
+    enc_f = np.full(m, -1, np.int64)
+    for i in range(N):
+        k = kind[i]
+        if k == F or k == FB:
+            fwd[mb[i] * S + stage[i]] = i
+        if k == B or k == I:
+            bwd[mb[i] * S + stage[i]] = i
+        if k == EF:
+            enc_f[mb[i]] = i
+    for i in range(N):
+        if kind[i] == FB:
+            bwd[mb2[i] * S + stage2[i]] = i
+    # Segment barriers: the first op of segment k on a rank waits for the last op of
+    # the earlier segments on every rank that has one.
+    lo = 0
+    n_seg = 0
+    if has_seg and N > 0:
+        lo = seg.min()
+        n_seg = seg.max() - lo + 1
+    first = np.full((P, n_seg), -1, np.int64)  # first op of segment k on rank r
+    last_lt = np.full((P, n_seg), -1, np.int64)  # last op of the segments before k on rank r
+    if n_seg > 0:
+        last_eq = np.full((P, n_seg), -1, np.int64)
+        for i in range(N):
+            k = seg[i] - lo
+            if first[rank[i], k] < 0:
+                first[rank[i], k] = i
+            last_eq[rank[i], k] = i
+        for r in range(P):
+            for k in range(1, n_seg):
+                last_lt[r, k] = max(last_lt[r, k - 1], last_eq[r, k - 1])
+    ptr = np.zeros(N + 1, np.int64)
+    idx = np.empty(2 * N + P * P * n_seg, np.int64)
+    lag = np.empty(idx.size, np.float64)
+    n = 0
+    for i in range(N):
+        k = kind[i]
+        if k == F or k == FB:  # forward part: the previous stage, or the encoder
+            d = fwd[mb[i] * S + stage[i] - 1] if stage[i] > 0 else enc_f[mb[i]]
+            if d >= 0:
+                idx[n] = d
+                lag[n] = comm if rank[d] != rank[i] else 0.0
+                n += 1
+        if k == B or k == I or k == FB:  # backward part: the next stage, or the last forward
+            b_mb = mb2[i] if k == FB else mb[i]
+            b_st = stage2[i] if k == FB else stage[i]
+            d = bwd[b_mb * S + b_st + 1] if b_st < S - 1 else fwd[b_mb * S + S - 1]
+            if d >= 0:
+                idx[n] = d
+                lag[n] = comm if rank[d] != rank[i] else 0.0
+                n += 1
+        if k == W or k == EB:  # W after its I; EB after the backward of stage 0
+            d = bwd[mb[i] * S + stage[i]] if k == W else bwd[mb[i] * S]
+            if d >= 0:
+                idx[n] = d
+                lag[n] = comm if rank[d] != rank[i] else 0.0
+                n += 1
+        if n_seg > 0:
+            ks = seg[i] - lo
+            if first[rank[i], ks] == i:
+                for r in range(P):
+                    if last_lt[r, ks] >= 0:
+                        if n >= idx.size:  # pragma: no cover (cannot happen: P*P*n_seg bounds it)
+                            break
+                        idx[n] = last_lt[r, ks]
+                        lag[n] = 0.0
+                        n += 1
+        ptr[i + 1] = n
+    return ptr, idx[:n].copy(), lag[:n].copy()
 
 
 @numba.njit(cache=True, nogil=True)

@@ -580,3 +580,43 @@ def test_text_formatting_matches_python(twin_page):
     ints = [0, 7, 1000, 999999, 1234567, 10**15, -42]
     got = page.evaluate("([ns]) => ns.map((n) => [PipevizText.format.commas(n), PipevizText.argText(n, 'en')])", [ints])
     assert got == [[f"{n:,}", str(n)] for n in ints]
+
+
+# -- the timeline's level of detail (view/lod.py, columns.js `level`) ------------------
+
+LOD_CONFIGS = [("interleaved", 32, 128, 8), ("zb-v", 32, 128, 2), ("zb-h2", 12, 48, 1), ("gpipe", 32, 128, 1),
+               ("1f1b", 8, 32, 1), ("interleaved", 16, 64, 4)]
+LOD_WINDOWS = [None, (0.0, 0.5), (0.3, 0.31), (0.9, 1.2), (-0.2, 0.05), (0.5, 0.5 + 1e-6)]  # fractions of the makespan
+
+
+def lod_cases() -> list[dict]:
+    return [{"cfg": c, "px": px, "w": w} for c in LOD_CONFIGS for px in (120.0, 816.0, 1517.0) for w in LOD_WINDOWS]
+
+
+JS_LOD = """([cases]) => JSON.stringify(cases.map(({cfg, px, w}) => {
+  const E = PipevizEngine, X = PipevizExplorer;
+  const res = E.run(E.config(cfg[0], cfg[1], cfg[2], cfg[3], E.costs(1, 1, 1, 0), null));
+  const span = res.metrics.makespan, win = w === null ? null : [w[0] * span, w[1] * span];
+  const plain = (cols) => Object.fromEntries(Object.entries(cols).map(([k, v]) => [k, Array.from(v)]));
+  return {ops: plain(X.columns.ops(res, px, win)), labels: plain(X.columns.labels(res, px, win))};
+}))"""
+
+
+def test_level_of_detail_matches_python(twin_page):
+    """The boxes and labels for full views and zoomed windows, merges included."""
+    page, _ = twin_page
+    cases = lod_cases()
+    got = json.loads(page.evaluate(JS_LOD, [cases]))
+    exp, merged = [], 0
+    for c in cases:
+        res = run(Config(*c["cfg"]))
+        span = res.metrics.makespan
+        win = None if c["w"] is None else (c["w"][0] * span, c["w"][1] * span)
+        o = columns.ops(res, c["px"], win)
+        merged += int((o["count"] > 1).sum())
+        lab = columns.labels(res, c["px"], win)
+        exp.append({"ops": {k: v.tolist() for k, v in o.items()},
+                    "labels": {k: (v.tolist() if hasattr(v, "tolist") else v) for k, v in lab.items()}})
+    assert merged > 1000  # the cases exercise merging, not only one box per op
+    failures = compare(exp, got, [f"{c['cfg']} px={c['px']} window={c['w']}" for c in cases])
+    assert not failures, f"{len(failures)} of {len(cases)} differ:\n" + "\n".join(failures[:10])

@@ -27,7 +27,8 @@ BORDER_LEFT = 64  # same left border on stacked figures so their time axes line 
 FONT = '"Noto Sans CJK SC", "Source Han Sans SC", "PingFang SC", "Microsoft YaHei", system-ui, sans-serif'
 
 SOURCES = {
-    "ops": ["left", "right", "top", "bottom", "rank", "kind", "mb", "stage", "mb2", "stage2", "chunk", "color"],
+    "ops": ["left", "right", "top", "bottom", "rank", "kind", "mb", "stage", "mb2", "stage2", "chunk", "color", "count",
+            "outline"],
     "labels": ["x", "y", "text"],
     "bubbles": ["left", "right", "top", "bottom", "rank", "length"],
     "bars": ["rank", "zero", "b", "peak", "w_only", "theory"],
@@ -68,6 +69,7 @@ class Figures:
         ops = fig.quad(
             left="left", right="right", top="top", bottom="bottom", source=self.sources["ops"],
             fill_color={"field": "color", "transform": self.op_colors}, line_color="white", line_width=0.6,
+            line_alpha="outline",  # outlines only where a box is wide enough to show one (view/lod.py)
         )
         fig.text(
             x="x", y="y", text="text", source=self.sources["labels"], text_align="center", text_baseline="middle",

@@ -16,6 +16,7 @@
   var C = DATA.consts;
   var ROW = C.row, ROW_PX = C.rowPx, LABEL_PX_PER_CHAR = C.labelPxPerChar;
   var MAX_CHUNKS = PALETTE.maxChunks, DISPLAY_KIND = PALETTE.displayKind;
+  var LOD = C.lod; // view/lod.py's MIN_PX, OUTLINE_PX and CULL
   var POW10 = [1, 10, 100, 1000, 10000, 100000, 1000000];
 
   // The index of each op's chunk within its rank, 0 .. chunks per rank - 1.
@@ -30,31 +31,108 @@
     return out;
   }
 
-  function ops(res) {
-    var order = res.order, tl = res.timeline, n = order.nOps, rank = order.rank, chunk = chunkOf(res);
-    var top = new Float64Array(n), bottom = new Float64Array(n), kind = new Int32Array(n), color = new Float64Array(n);
-    for (var i = 0; i < n; i++) {
-      top[i] = rank[i] - ROW;
-      bottom[i] = rank[i] + ROW;
-      kind[i] = order.kind[i];
-      color[i] = DISPLAY_KIND[kind[i]] * MAX_CHUNKS + chunk[i];
-    }
-    return {
-      left: tl.start, right: tl.end, top: top, bottom: bottom, rank: rank, kind: kind, mb: order.mb,
-      stage: order.stage, mb2: order.mb2, stage2: order.stage2, chunk: chunk, color: color,
-    };
+  // The time range the timeline shows before any zoom (the x_range's reset values).
+  function fullWindow(res) {
+    var makespan = res.metrics.makespan, pad = makespan * 0.01;
+    return [-pad, makespan + pad];
   }
 
-  // Micro-batch numbers, centred in the boxes that are wide enough at full view.
-  function labels(res, plotPx) {
+  // Level of detail (twin of view/lod.py): per rank and in time order, an op at least
+  // LOD.minPx wide is its own box; narrower ones fall into bins LOD.minPx wide, each
+  // drawn in the colour covering most of its time (ties: the lower index), and
+  // consecutive bins of one colour merge; ops beyond the window widened by LOD.cull
+  // of its width on each side are left out.
+  function level(start, end, rankPtr, color, nColors, x0, x1, plotPx) {
+    var span = Math.max(x1 - x0, 1e-300), px = Math.max(plotPx, 1.0);
+    var unit = span / px * LOD.minPx, lo = x0 - LOD.cull * span, hi = x1 + LOD.cull * span;
+    var n = start.length, rep = [], left = [], right = [], col = [], count = [];
+    var sums = new Float64Array(nColors);
+    for (var r = 0; r + 1 < rankPtr.length; r++) {
+      var inBin = false, bIdx = 0, bFirst = 0, bLast = 0, bCount = 0, runOpen = false, runBin = 0;
+      for (var i = rankPtr[r]; i <= rankPtr[r + 1]; i++) {
+        var last = i === rankPtr[r + 1];
+        var skip = last || end[i] < lo || start[i] > hi;
+        var wide = !skip && end[i] - start[i] >= unit;
+        var b = skip || wide ? 0 : Math.floor((start[i] - lo) / unit);
+        if (inBin && (skip || wide || b !== bIdx)) { // close the bin
+          var best = 0, c, j;
+          for (c = 1; c < nColors; c++) if (sums[c] > sums[best]) best = c;
+          var first = bFirst;
+          for (j = bFirst; j <= bLast; j++) if (color[j] === best) { first = j; break; }
+          var k = rep.length;
+          if (runOpen && runBin === bIdx - 1 && col[k - 1] === best) {
+            right[k - 1] = end[bLast];
+            count[k - 1] += bCount;
+          } else {
+            rep.push(first); left.push(start[bFirst]); right.push(end[bLast]); col.push(best); count.push(bCount);
+          }
+          runOpen = true;
+          runBin = bIdx;
+          for (j = bFirst; j <= bLast; j++) sums[color[j]] = 0.0;
+          inBin = false;
+        }
+        if (last) break;
+        if (skip) { runOpen = false; continue; }
+        if (wide) {
+          rep.push(i); left.push(start[i]); right.push(end[i]); col.push(color[i]); count.push(1);
+          runOpen = false;
+          continue;
+        }
+        if (!inBin) { inBin = true; bIdx = b; bFirst = i; bCount = 0; }
+        sums[color[i]] += end[i] - start[i];
+        bLast = i;
+        bCount++;
+      }
+    }
+    var m = rep.length, outline = new Float64Array(m);
+    for (var e = 0; e < m; e++) outline[e] = count[e] === 1 && (right[e] - left[e]) * (px / span) >= LOD.outlinePx ? 1.0 : 0.0;
+    return { rep: rep, left: Float64Array.from(left), right: Float64Array.from(right), color: col, count: count,
+             outline: outline };
+  }
+
+  // The timeline's boxes for the visible window (default: the full view), at the
+  // level of detail its pixels allow.
+  function ops(res, plotPx, window) {
+    var order = res.order, tl = res.timeline, n = order.nOps, chunk = chunkOf(res), color = new Int32Array(n);
+    for (var i = 0; i < n; i++) color[i] = DISPLAY_KIND[order.kind[i]] * MAX_CHUNKS + chunk[i];
+    var w = window || fullWindow(res);
+    var px = plotPx === undefined ? C.plotPx : plotPx;
+    var boxes = level(tl.start, tl.end, order.rankPtr, color, PALETTE.kindColors.length * MAX_CHUNKS, w[0], w[1], px);
+    var m = boxes.rep.length;
+    var out = {
+      left: boxes.left, right: boxes.right, top: new Float64Array(m), bottom: new Float64Array(m),
+      rank: new Int32Array(m), kind: new Int32Array(m), mb: new Int32Array(m), stage: new Int32Array(m),
+      mb2: new Int32Array(m), stage2: new Int32Array(m), chunk: new Int32Array(m), color: new Float64Array(m),
+      count: Int32Array.from(boxes.count), outline: boxes.outline,
+    };
+    for (var e = 0; e < m; e++) {
+      var o = boxes.rep[e], r = order.rank[o];
+      out.top[e] = r - ROW;
+      out.bottom[e] = r + ROW;
+      out.rank[e] = r;
+      out.kind[e] = order.kind[o];
+      out.mb[e] = order.mb[o];
+      out.stage[e] = order.stage[o];
+      out.mb2[e] = order.mb2[o];
+      out.stage2[e] = order.stage2[o];
+      out.chunk[e] = chunk[o];
+      out.color[e] = boxes.color[e];
+    }
+    return out;
+  }
+
+  // Micro-batch numbers, centred in the boxes that are wide enough in the visible
+  // window (default: the full view).
+  function labels(res, plotPx, window) {
     var order = res.order, tl = res.timeline, n = order.nOps;
-    var pxPerUnit = plotPx / Math.max(tl.makespan, 1e-12);
+    var x0 = window ? window[0] : 0.0, x1 = window ? window[1] : tl.makespan;
+    var pxPerUnit = plotPx / Math.max(x1 - x0, 1e-12);
     var x = [], y = [], text = [];
     for (var i = 0; i < n; i++) {
       var mb = order.mb[i], digits = 1;
       for (var k = 1; k < 7; k++) if (mb >= POW10[k]) digits++; // exact, unlike log10
       if (order.kind[i] === E.FB) digits += 1 + digits; // "3|1"
-      if ((tl.end[i] - tl.start[i]) * pxPerUnit >= (digits + 1) * LABEL_PX_PER_CHAR) {
+      if ((tl.end[i] - tl.start[i]) * pxPerUnit >= (digits + 1) * LABEL_PX_PER_CHAR && tl.end[i] > x0 && tl.start[i] < x1) {
         x.push((tl.start[i] + tl.end[i]) / 2);
         y.push(order.rank[i]);
         text.push(order.kind[i] === E.FB ? mb + '|' + order.mb2[i] : String(mb));
@@ -130,13 +208,13 @@
 
   // The models' properties for `res`, by model name (see render.figures).
   function props(res, unit, lang) {
-    var P = res.config.P, makespan = res.metrics.makespan, chunks = res.order.chunksPerRank;
-    var pad = makespan * 0.01, height = timelineHeight(P), ticks = [];
+    var P = res.config.P, chunks = res.order.chunksPerRank;
+    var full = fullWindow(res), height = timelineHeight(P), ticks = [];
     for (var r = 0; r < P; r++) ticks.push(r);
     var top = Math.max(max(res.metrics.peakChunks), max(res.theory.peakChunks));
     if (unit !== C.chunksUnit) top /= chunks;
     var out = {
-      x_range: { start: -pad, end: makespan + pad, reset_start: -pad, reset_end: makespan + pad },
+      x_range: { start: full[0], end: full[1], reset_start: full[0], reset_end: full[1] },
       y_range: { start: P - 0.5, end: -0.5, reset_start: P - 0.5, reset_end: -0.5 },
       rank_ticker: { ticks: ticks },
       op_colors: { palette: chunkPalette(chunks) },
@@ -158,7 +236,7 @@
   function figureView(res, unit, lang, plotPx) {
     return {
       sources: {
-        ops: ops(res),
+        ops: ops(res, plotPx === undefined ? C.plotPx : plotPx),
         labels: labels(res, plotPx === undefined ? C.plotPx : plotPx),
         bubbles: bubbles(res),
         bars: inflightBars(res, unit),
@@ -170,7 +248,7 @@
 
   var X = root.PipevizExplorer = root.PipevizExplorer || {};
   X.columns = {
-    chunkOf: chunkOf, ops: ops, labels: labels, bubbles: bubbles, inflightBars: inflightBars,
+    chunkOf: chunkOf, fullWindow: fullWindow, level: level, ops: ops, labels: labels, bubbles: bubbles, inflightBars: inflightBars,
     inflightSteps: inflightSteps, timelineHeight: timelineHeight, chunkPalette: chunkPalette, props: props,
     texts: texts, figureView: figureView,
   };

@@ -15,7 +15,8 @@
  *
  * The page's CustomJS callbacks call PipevizExplorer.handle(doc, what, key) with what
  * "ready" (the document has rendered), "change" (the widget named `key` changed) or
- * "resize" (the timeline's width changed). Bokeh runs them asynchronously, so a
+ * "resize" (the timeline's width changed) or "zoom" (a pan or zoom of the time axis
+ * ended; key is [x0, x1]: the timeline is levelled again). Bokeh runs them asynchronously, so a
  * widget's echo of our own correction arrives later: a change is handled only when
  * the widget's value differs from the explorer's state.
  */
@@ -75,6 +76,7 @@
     this.cache = new Map();
     this.tableRows = [null, []];
     this.drawn = {}; // source name -> what its columns were computed from
+    this.window = null; // the timeline's zoom [x0, x1], null at the full view
     this.written = {}; // element id -> the HTML last written there
     this.shownLang = this.values.lang; // the page was built in this language
   }
@@ -221,7 +223,8 @@
   Explorer.prototype.draw = function (res, lang) {
     var unit = this.values.unit, px = this.labelPx(), doc = this.doc, self = this;
     var view = X.columns.figureView(res, unit, lang, px);
-    var from = { ops: [res], labels: [res, px], bubbles: [res], bars: [res, unit], steps: [res] };
+    var from = { ops: [res, px, null], labels: [res, px, null], bubbles: [res], bars: [res, unit], steps: [res] };
+    this.window = null; // the view's x_range opens at the full view
     SOURCES.forEach(function (name) {
       if (same(self.drawn[name], from[name])) return;
       doc.get_model_by_name(name).data = view.sources[name];
@@ -236,13 +239,26 @@
     });
   };
 
-  // The timeline's width changed: the micro-batch labels that fit change with it.
-  Explorer.prototype.resized = function () {
+  // The timeline's width changed: the boxes and the micro-batch labels that fit change with it.
+  Explorer.prototype.resized = function () { this.relevel(this.window); };
+
+  // A pan or zoom ended: level the timeline again for what is visible (view/lod.py).
+  Explorer.prototype.zoomed = function (win) {
+    if (win && win[0] !== null && win[1] !== null && win[0] !== undefined && win[1] !== undefined) this.relevel(win);
+  };
+
+  Explorer.prototype.relevel = function (win) {
     if (this.result === null) return;
-    var px = this.labelPx();
-    if (same(this.drawn.labels, [this.result, px])) return;
-    this.doc.get_model_by_name('labels').data = X.columns.labels(this.result, px);
-    this.drawn.labels = [this.result, px];
+    var px = this.labelPx(), res = this.result, from = [res, px, win];
+    this.window = win;
+    if (!same(this.drawn.ops, from)) {
+      this.doc.get_model_by_name('ops').data = X.columns.ops(res, px, win);
+      this.drawn.ops = from;
+    }
+    if (!same(this.drawn.labels, from)) {
+      this.doc.get_model_by_name('labels').data = X.columns.labels(res, px, win);
+      this.drawn.labels = from;
+    }
   };
 
   // Every word outside the figures in `lang`: widgets, the page's language, the table's title.
@@ -326,6 +342,7 @@
       }
     } else if (explorer !== null) {
       if (what === 'resize') explorer.resized();
+      else if (what === 'zoom') explorer.zoomed(key);
       else explorer.changed(key);
     }
     return explorer;

@@ -18,8 +18,8 @@ import numpy as np
 from ..engine import Result
 from ..order import EB, EF, FB
 from ..text import fill, strings, template
-from . import fields  # noqa: F401  (registers the strings of the unit's choices, which props() reads)
-from .palette import DISPLAY_KIND, MAX_CHUNKS, chunk_palette
+from . import fields, lod  # noqa: F401  (fields registers the strings of the unit's choices, which props() reads)
+from .palette import DISPLAY_KIND, KIND_COLORS, MAX_CHUNKS, chunk_palette
 
 ROW = 0.38  # half the height of a rank's row of boxes, in rank units
 ROW_PX = 26  # timeline height per rank
@@ -38,34 +38,54 @@ def chunk_of(res: Result) -> np.ndarray:
     return np.where(encoder, 0, nth[np.maximum(order.stage, 0)])
 
 
-def ops(res: Result) -> dict[str, np.ndarray]:
+def full_window(res: Result) -> tuple[float, float]:
+    """The time range the timeline shows before any zoom (the x_range's reset values)."""
+    makespan = res.metrics.makespan
+    pad = makespan * 0.01
+    return -pad, makespan + pad
+
+
+def ops(res: Result, plot_px: float = 816.0, window: tuple[float, float] | None = None) -> dict[str, np.ndarray]:
+    """The timeline's boxes for the visible window (default: the full view), at the
+    level of detail its pixels allow (view/lod.py): one box per op where ops are wide
+    enough, runs of one colour where they are not."""
     order, tl = res.order, res.timeline
-    rank = order.rank.astype(np.float64)
     chunk = chunk_of(res)
     kind = order.kind.astype(np.int32)
+    color = DISPLAY_KIND[kind] * MAX_CHUNKS + chunk
+    x0, x1 = window if window is not None else full_window(res)
+    boxes = lod.level(tl.start, tl.end, order.rank_ptr, color, len(KIND_COLORS) * MAX_CHUNKS, x0, x1, plot_px)
+    rep = boxes["rep"]
+    rank = order.rank[rep]
+    r = rank.astype(np.float64)
     return {
-        "left": tl.start,
-        "right": tl.end,
-        "top": rank - ROW,
-        "bottom": rank + ROW,
-        "rank": order.rank,
-        "kind": kind,
-        "mb": order.mb,
-        "stage": order.stage,
-        "mb2": order.mb2,
-        "stage2": order.stage2,
-        "chunk": chunk,
-        "color": (DISPLAY_KIND[kind] * MAX_CHUNKS + chunk).astype(np.float64),
+        "left": boxes["left"],
+        "right": boxes["right"],
+        "top": r - ROW,
+        "bottom": r + ROW,
+        "rank": rank,
+        "kind": kind[rep],
+        "mb": order.mb[rep],
+        "stage": order.stage[rep],
+        "mb2": order.mb2[rep],
+        "stage2": order.stage2[rep],
+        "chunk": chunk[rep],
+        "color": boxes["color"].astype(np.float64),
+        "count": boxes["count"],
+        "outline": boxes["outline"],
     }
 
 
-def labels(res: Result, plot_px: float) -> dict:
-    """Micro-batch numbers, centred in the boxes that are wide enough at full view."""
+def labels(res: Result, plot_px: float, window: tuple[float, float] | None = None) -> dict:
+    """Micro-batch numbers, centred in the boxes that are wide enough in the visible
+    window (default: the full view)."""
     order, tl = res.order, res.timeline
-    px_per_unit = plot_px / max(tl.makespan, 1e-12)
+    x0, x1 = window if window is not None else (0.0, tl.makespan)
+    px_per_unit = plot_px / max(x1 - x0, 1e-12)
     digits = 1 + sum((order.mb >= 10**k).astype(np.int64) for k in range(1, 7))  # exact, unlike log10
     digits = digits + np.where(order.kind == FB, 1 + digits, 0)  # "3|1"
     room = (tl.end - tl.start) * px_per_unit >= (digits + 1) * LABEL_PX_PER_CHAR
+    room &= (tl.end > x0) & (tl.start < x1)
     keep = np.flatnonzero(room)
     text = [
         f"{b}|{b2}" if k == FB else str(b)
@@ -121,16 +141,15 @@ def timeline_height(P: int) -> int:
 def props(res: Result, unit: str, lang: str) -> dict:
     """The models' properties for `res`, by model name (see render.figures)."""
     P = res.config.P
-    makespan = res.metrics.makespan
     chunks = res.order.chunks_per_rank
-    pad = makespan * 0.01
+    x0, x1 = full_window(res)
     height = timeline_height(P)
     top = float(max(res.metrics.peak_chunks.max(), res.theory.peak_chunks.max()))
     if unit != CHUNKS:
         top /= chunks
     in_flight = "axis.inflight_chunks" if chunks > 1 else "axis.inflight"
     return {
-        "x_range": {"start": -pad, "end": makespan + pad, "reset_start": -pad, "reset_end": makespan + pad},
+        "x_range": {"start": x0, "end": x1, "reset_start": x0, "reset_end": x1},
         "y_range": {"start": P - 0.5, "end": -0.5, "reset_start": P - 0.5, "reset_end": -0.5},
         "rank_ticker": {"ticks": list(range(P))},
         "op_colors": {"palette": chunk_palette(chunks)},
@@ -160,7 +179,8 @@ def texts(lang: str) -> dict:
         "kind_names": {"args": {"names": kind_names}},
         "ops_hover": {"tooltips": [[t("hover.op"), "@kind{custom} · mb @mb"], [t("axis.rank"), "@rank"],
                                    [t("hover.stage"), "@stage (" + t("hover.chunk") + " @chunk)"],
-                                   [t("axis.time"), "@left{0.[000]} → @right{0.[000]}"]]},
+                                   [t("axis.time"), "@left{0.[000]} → @right{0.[000]}"],
+                                   [t("hover.count"), "@count"]]},
         "bubbles_hover": {"tooltips": [[t("hover.idle"), "@length{0.[000]}"], [t("axis.rank"), "@rank"],
                                        [t("axis.time"), "@left{0.[000]} → @right{0.[000]}"]]},
         "bars_hover": {"tooltips": [[t("axis.rank"), "@rank"], [t("hover.peak"), "@peak{0.[00]}"],
@@ -172,7 +192,7 @@ def texts(lang: str) -> dict:
 def figure_view(res: Result, unit: str = "micro-batches", lang: str = "en", plot_px: float = 816.0) -> dict:
     return {
         "sources": {
-            "ops": ops(res),
+            "ops": ops(res, plot_px),
             "labels": labels(res, plot_px),
             "bubbles": bubbles(res),
             "bars": inflight_bars(res, unit),
@@ -202,6 +222,7 @@ strings({
     "hover.op": ("op", "操作"),
     "hover.stage": ("stage", "段"),
     "hover.chunk": ("chunk", "块"),
+    "hover.count": ("ops in this box (zoom in for each)", "此框内的操作数（放大可逐个查看）"),
     "hover.idle": ("idle", "空闲"),
     "hover.peak": ("peak", "峰值"),
     "key.awaiting_b": ("awaiting B", "等待 B"),

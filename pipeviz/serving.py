@@ -1,0 +1,93 @@
+"""What a `panel serve` process needs so that a class can use one server: every
+resource from the server itself, and sessions that close without server errors.
+
+Two findings under load (50 browsers on one process, 2 cores), each reproduced in
+tests/test_serving.py:
+
+1. Panel's CSS from its public CDN. Panel writes a component's stylesheets as CDN
+   URLs and rewrites them to the server's own path using the document's `dist_url`
+   template variable, which it sets only when it renders the HTML page of a session
+   (`server_html_page_for_session`). Under load a browser opens its websocket more
+   than 15 s after the page was served (Bokeh's `unused_session_lifetime`), Bokeh has
+   discarded that unused session, and it builds a new one for the websocket: that
+   document never had a page rendered, so every stylesheet kept its CDN URL and
+   each browser fetched default, native, button, listpanel, loading, select (and
+   markdown, alerts...) from the CDN. A script's session (`bokeh.client.pull_session`)
+   takes the same path every time. `local_resources()`, called by app.py before any
+   model exists, sets `dist_url` on the session's document as Panel's page render
+   would, so every session resolves to the server whichever way it was created.
+
+2. AssertionError tracebacks as sessions close. Bokeh's keep-alive ping
+   (`BokehTornado._keep_alive`) detaches the session of a connection whose socket
+   has closed; when Tornado then runs that connection's `on_close`, or a last
+   PATCH-DOC the browser sent while its page went away (its plot sizes going to 0),
+   Bokeh reads `connection.session` and asserts it is there. pipeviz does not cause
+   the detach (it happens whenever the event loop learns of a closed socket from the
+   ping before it runs on_close, which a busy loop makes likely); `install()` makes
+   both paths skip a connection whose session is already gone. pipeviz's own
+   deferred updates (app.py's next tick) skip a session with no open connection
+   (`has_viewer`).
+
+`install()` runs once per process: `panel serve app.py --setup serve_setup.py`.
+"""
+
+from __future__ import annotations
+
+import logging
+
+log = logging.getLogger(__name__)
+
+LOCAL_DIST = "static/extensions/panel/"  # where Panel's server serves its own dist files
+
+
+def local_resources() -> None:
+    """Resolve this session's Panel resources on this server (call before building models)."""
+    import panel as pn
+
+    doc = pn.state.curdoc
+    if doc is None or doc.session_context is None:
+        return
+    rel = pn.state.rel_path
+    doc._template_variables["dist_url"] = f"{rel}/{LOCAL_DIST}" if rel else LOCAL_DIST
+
+
+def has_viewer() -> bool:
+    """False when the current session has no open connection (its browser went away)."""
+    import panel as pn
+
+    doc = pn.state.curdoc
+    ctx = getattr(doc, "session_context", None)
+    if ctx is None:
+        return True  # no server: tests, notebooks
+    session = getattr(ctx, "_session", None)
+    if session is None:
+        return True
+    if getattr(session, "destroyed", False):
+        return False
+    return session.connection_count > 0
+
+
+def install() -> None:
+    from bokeh.server.views.ws import WSHandler
+
+    if getattr(WSHandler, "_pipeviz_closing", False):
+        return
+    on_close, handle = WSHandler.on_close, WSHandler._handle
+
+    def guarded_on_close(self) -> None:
+        conn = self.connection
+        if conn is not None and conn._session is None:  # the keep-alive ping let the session go first
+            log.info("WebSocket connection closed after its session was released: code=%s", self.close_code)
+            return
+        on_close(self)
+
+    async def guarded_handle(self, message):
+        conn = self.connection
+        if conn is not None and conn._session is None:  # a message from a page that has gone away
+            log.info("Dropped %s from a connection whose session was released", message.msgtype)
+            return None
+        return await handle(self, message)
+
+    WSHandler.on_close = guarded_on_close
+    WSHandler._handle = guarded_handle
+    WSHandler._pipeviz_closing = True

@@ -1,0 +1,102 @@
+"""Level of detail for the timeline: what the ops source holds for a visible window.
+
+At the sliders' ends (P=32, m=128, V=8: 65,536 ops on ~800 pixels) an op is a
+quarter of a pixel wide. Drawn one box each, with outlines, the timeline turns
+nearly white and the browser spends its time on boxes nobody can see. So, the way
+trace viewers do it, per rank and in time order:
+
+- an op at least MIN_PX pixels wide is its own box, as before (full detail);
+- narrower ops fall into bins MIN_PX pixels wide; a bin is drawn as one box from its
+  first op's start to its last op's end, in the colour (display kind and chunk) that
+  covers most of its time (ties: the lower colour index), and consecutive bins of
+  the same colour merge into one run;
+- ops entirely outside the window, widened by CULL of its width on each side (so a
+  short pan shows boxes at once), are left out;
+- only single ops at least OUTLINE_PX wide get an outline, so outlines never cover
+  the colours; the colours stay the palette's at every size.
+
+A box keeps the columns of a representative op (the first op of the box in its
+colour) for hover, and `count`, the ops it stands for. When the window narrows
+(zoom), the explorers level again and ops regain their own boxes. The page's
+JavaScript twins `level` (static/columns.js, checked by tests/test_js_parity.py).
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+MIN_PX = 2.0
+OUTLINE_PX = 4.0
+CULL = 0.5
+
+
+def level(start: np.ndarray, end: np.ndarray, rank_ptr: np.ndarray, color: np.ndarray, n_colors: int,
+          x0: float, x1: float, plot_px: float) -> dict[str, np.ndarray]:
+    """The boxes for the window [x0, x1] drawn over plot_px pixels: `rep` (the op
+    whose columns a box shows), `left`, `right`, `color`, `count` and `outline`."""
+    span = max(x1 - x0, 1e-300)
+    px = max(float(plot_px), 1.0)
+    unit = span / px * MIN_PX  # the time MIN_PX pixels stand for
+    lo, hi = x0 - CULL * span, x1 + CULL * span
+    rep, left, right, col, count = _level(start, end, rank_ptr, color.astype(np.int64), n_colors, lo, hi, unit)
+    outline = ((count == 1) & ((right - left) * (px / span) >= OUTLINE_PX)).astype(np.float64)
+    return {"rep": rep, "left": left, "right": right, "color": col, "count": count, "outline": outline}
+
+
+@numba.njit(cache=True, nogil=True)
+def _level(start, end, rank_ptr, color, n_colors, lo, hi, unit):  # pragma: no cover (compiled)
+    n = start.size
+    rep = np.empty(n, np.int64)
+    left = np.empty(n)
+    right = np.empty(n)
+    col = np.empty(n, np.int64)
+    count = np.empty(n, np.int64)
+    sums = np.zeros(n_colors)
+    k = 0
+    for r in range(rank_ptr.size - 1):
+        in_bin = False  # a bin of narrow ops is being filled
+        b_idx, b_first, b_last, b_count = 0, 0, 0, 0
+        run_open = False  # the last box emitted is a run of bins that may grow
+        run_bin = 0
+        for i in range(rank_ptr[r], rank_ptr[r + 1] + 1):
+            last = i == rank_ptr[r + 1]
+            skip = last or end[i] < lo or start[i] > hi
+            wide = not skip and end[i] - start[i] >= unit
+            b = 0 if skip or wide else int(np.floor((start[i] - lo) / unit))
+            if in_bin and (skip or wide or b != b_idx):  # close the bin
+                best = 0
+                for c in range(1, n_colors):
+                    if sums[c] > sums[best]:
+                        best = c
+                first = b_first
+                for j in range(b_first, b_last + 1):
+                    if color[j] == best:
+                        first = j
+                        break
+                if run_open and run_bin == b_idx - 1 and col[k - 1] == best:
+                    right[k - 1] = end[b_last]
+                    count[k - 1] += b_count
+                else:
+                    rep[k], left[k], right[k], col[k], count[k] = first, start[b_first], end[b_last], best, b_count
+                    k += 1
+                run_open, run_bin = True, b_idx
+                for j in range(b_first, b_last + 1):
+                    sums[color[j]] = 0.0
+                in_bin = False
+            if last:
+                break
+            if skip:
+                run_open = False
+                continue
+            if wide:
+                rep[k], left[k], right[k], col[k], count[k] = i, start[i], end[i], color[i], 1
+                k += 1
+                run_open = False
+                continue
+            if not in_bin:
+                in_bin, b_idx, b_first, b_count = True, b, i, 0
+            sums[color[i]] += end[i] - start[i]
+            b_last = i
+            b_count += 1
+    return rep[:k].copy(), left[:k].copy(), right[:k].copy(), col[:k].copy(), count[:k].copy()

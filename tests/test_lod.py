@@ -1,0 +1,119 @@
+"""Level of detail for the timeline (pipeviz/view/lod.py): every op is accounted
+for, wide ops are their own boxes, narrow ones merge into runs of their dominant
+colour, and zooming in brings full detail back."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from pipeviz import Config, run
+from pipeviz.view import lod
+from pipeviz.view.columns import chunk_of, full_window, ops
+from pipeviz.view.palette import DISPLAY_KIND, MAX_CHUNKS
+
+PX = 816.0
+
+
+def colors(res) -> np.ndarray:
+    return DISPLAY_KIND[res.order.kind] * MAX_CHUNKS + chunk_of(res)
+
+
+def check_boxes(res, window, px=PX):
+    """Invariants of the boxes for any window."""
+    tl, order = res.timeline, res.order
+    x0, x1 = window
+    span = x1 - x0
+    unit = span / px * lod.MIN_PX
+    box = ops(res, px, window)
+    color = colors(res)
+    lo, hi = x0 - lod.CULL * span, x1 + lod.CULL * span
+    shown = (tl.end >= lo) & (tl.start <= hi)
+    assert int(box["count"].sum()) == int(shown.sum())  # every op in reach, once
+    for r in range(order.P):
+        on = np.flatnonzero(box["rank"] == r)
+        left, right = box["left"][on], box["right"][on]
+        assert np.all(left[1:] >= right[:-1])  # in time order, never overlapping
+        ops_r = np.arange(order.rank_ptr[r], order.rank_ptr[r + 1])
+        ops_r = ops_r[shown[ops_r]]
+        wide = ops_r[tl.end[ops_r] - tl.start[ops_r] >= unit]
+        singles = on[box["count"][on] == 1]
+        # Full detail: an op at least MIN_PX wide is a box of its own, exactly.
+        assert set(zip(tl.start[wide].tolist(), tl.end[wide].tolist())) <= set(
+            zip(box["left"][singles].tolist(), box["right"][singles].tolist()))
+        for j in on[box["count"][on] > 1]:  # a run: narrow ops only, its colour dominant
+            inside = ops_r[(tl.start[ops_r] >= box["left"][j]) & (tl.end[ops_r] <= box["right"][j])]
+            assert len(inside) == box["count"][j]
+            assert np.all(tl.end[inside] - tl.start[inside] < unit)
+            time_by_color = np.bincount(color[inside], weights=tl.end[inside] - tl.start[inside])
+            assert time_by_color[int(box["color"][j])] == time_by_color.max()
+    width_px = (box["right"] - box["left"]) * px / span
+    assert np.array_equal(box["outline"] == 1, (box["count"] == 1) & (width_px >= lod.OUTLINE_PX))
+    return box
+
+
+def test_sliders_ends_draw_far_fewer_boxes_without_outlines():
+    res = run(Config("interleaved", 32, 128, 8))
+    assert res.order.n_ops == 65536
+    box = check_boxes(res, full_window(res))
+    # At most one box per MIN_PX pixels per rank, plus the ops wide enough to be their own.
+    assert len(box["left"]) <= 32 * PX / lod.MIN_PX
+    assert box["outline"].sum() == 0  # nothing is wide enough for an outline: the colours show
+    assert set(np.unique(box["color"]).tolist()) >= {0, MAX_CHUNKS, 7, MAX_CHUNKS + 7}  # F and B, chunks 0 and 7
+
+
+def test_the_defaults_are_one_box_per_op_with_outlines():
+    res = run(Config("1f1b", 4, 8))
+    box = check_boxes(res, full_window(res))
+    assert np.array_equal(box["left"], res.timeline.start) and np.array_equal(box["right"], res.timeline.end)
+    assert box["count"].tolist() == [1] * 64 and box["outline"].tolist() == [1.0] * 64
+
+
+def test_zooming_in_brings_every_op_back():
+    res = run(Config("zb-v", 32, 128, 2))
+    full = check_boxes(res, full_window(res))
+    assert full["count"].max() > 1
+    makespan = res.metrics.makespan
+    window = (0.4 * makespan, 0.4 * makespan + 8.0)  # 8 time units over 816 px: every op tens of px wide
+    zoomed = check_boxes(res, window)
+    assert zoomed["count"].max() == 1 and zoomed["outline"].min() == 1
+    inside = (res.timeline.end >= window[0] - 4) & (res.timeline.start <= window[1] + 4)
+    assert len(zoomed["left"]) == int(inside.sum())
+
+
+CONFIGS = st.sampled_from([
+    Config("1f1b", 8, 32), Config("interleaved", 16, 64, 4), Config("interleaved", 32, 128, 8),
+    Config("zb-v", 16, 64, 2), Config("zb-h2", 12, 48), Config("gpipe", 32, 128),
+])
+
+
+@given(CONFIGS, st.floats(0, 1), st.floats(1e-3, 1), st.sampled_from([120.0, 400.0, 816.0, 1900.0]))
+def test_any_window_accounts_for_every_op(cfg, a, width, px):
+    res = run(cfg)
+    x0, x1 = full_window(res)
+    span = (x1 - x0) * width
+    start = x0 + (x1 - x0 - span) * a
+    check_boxes(res, (start, start + span), px)
+
+
+@pytest.mark.parametrize("window", [(0.0, 1e-9), (-5.0, -1.0), (1e9, 1e9 + 1)])
+def test_degenerate_windows(window):
+    res = run(Config("interleaved", 8, 16, 2))
+    check_boxes(res, window)
+
+
+def test_the_app_levels_again_when_the_timeline_is_zoomed():
+    from bokeh.events import RangesUpdate
+
+    from pipeviz.app import Explorer
+
+    app = Explorer(schedule="interleaved", P=32, m=128, V=8)
+    source = app.figures.sources["ops"]
+    assert source.data["count"].max() > 1
+    app.figures.timeline._trigger_event(RangesUpdate(app.figures.timeline, x0=10.0, x1=14.0, y0=31.5, y1=-0.5))
+    assert source.data["count"].max() == 1 and source.data["outline"].min() == 1
+    assert len(app.figures.sources["labels"].data["text"]) > 0  # micro-batch numbers where boxes have room
+    app.P = 31  # a new view opens at the full view again
+    assert source.data["count"].max() > 1

@@ -1,0 +1,142 @@
+"""A class on one server (pipeviz/serving.py): every resource comes from the pipeviz
+server however a session was created, and sessions close without server errors."""
+
+from __future__ import annotations
+
+import threading
+from types import SimpleNamespace
+from urllib.parse import urlsplit
+
+import panel.models  # noqa: F401  (registers Panel's model types for the client)
+import pytest
+from bokeh.client import pull_session
+from bokeh.models import ImportedStyleSheet
+from browser import served_app
+
+from pipeviz import serving
+
+LOOPBACK = ("127.0.0.1", "localhost", "[::1]")
+
+
+def in_thread(fn, *args):
+    """fn(*args) in a thread of its own: Bokeh's client and asyncio.run need a thread
+    with no running event loop (Playwright's sync API keeps one in the main thread)."""
+    out: list = []
+
+    def target():
+        try:
+            out.append((True, fn(*args)))
+        except BaseException as e:  # noqa: BLE001 (re-raised below)
+            out.append((False, e))
+
+    t = threading.Thread(target=target)
+    t.start()
+    t.join(300)
+    ok, value = out[0]
+    if not ok:
+        raise value
+    return value
+
+
+def pulled_stylesheets(url: str, P: int) -> list[str]:
+    with pull_session(url=url, arguments={"P": str(P)}) as session:
+        return stylesheets(session.document)
+
+
+def stylesheets(doc) -> list[str]:
+    return sorted({m.url for m in doc.models if isinstance(m, ImportedStyleSheet)})
+
+
+def off_server(urls) -> list[str]:
+    """URLs that leave the server: absolute ones to another host, or protocol-relative."""
+    bad = []
+    for u in urls:
+        if u.startswith("//"):
+            bad.append(u)
+        elif "://" in u and urlsplit(u).hostname not in LOOPBACK:
+            bad.append(u)
+    return bad
+
+
+def test_a_session_built_for_its_websocket_loads_panel_css_from_the_server():
+    """A session that Bokeh builds for a websocket (no page rendered for it: a scripted
+    client always, a browser whose page's session expired under load) used to keep
+    Panel's CDN stylesheets."""
+    with served_app() as url:
+        for P in (3, 9):
+            sheets = in_thread(pulled_stylesheets, url, P)
+            assert sheets, "Panel's stylesheets are models of the document"
+            assert off_server(sheets) == []
+            assert all(u.startswith(serving.LOCAL_DIST) for u in sheets), sheets
+
+
+def test_closing_paths_skip_a_released_session():
+    """Bokeh's keep-alive ping may release a closed socket's session before Tornado runs
+    the connection's on_close or a message the page sent as it went away; both read
+    connection.session, which asserts. With serving.install() they skip it."""
+    import asyncio
+
+    from bokeh.server.views.ws import WSHandler
+
+    serving.install()
+    released = SimpleNamespace(_session=None)
+    handler = SimpleNamespace(connection=released, close_code=1001)
+    WSHandler.on_close(handler)  # no AssertionError
+    message = SimpleNamespace(msgtype="PATCH-DOC")
+    assert in_thread(asyncio.run, WSHandler._handle(handler, message)) is None
+
+    calls = []
+    live = SimpleNamespace(
+        connection=SimpleNamespace(_session=object(), session=SimpleNamespace(notify_connection_lost=lambda: calls.append(1))),
+        application=SimpleNamespace(client_lost=lambda c: calls.append(2)), close_code=1000, close_reason=None,
+    )
+    WSHandler.on_close(live)  # a live session still gets Bokeh's own clean-up
+    assert calls == [1, 2]
+
+
+@pytest.mark.browser
+def test_pages_under_concurrency_request_nothing_outside_the_server(browser):
+    """Several Chromium pages at once, plus scripted sessions, with every request that
+    leaves the loopback interface blocked and recorded. Bokeh keeps an unused session
+    for 1 ms here, so pages also take the path a heavily loaded server takes (their
+    session is rebuilt for the websocket). Closing them logs no traceback
+    (served_app checks the server log)."""
+    outside: list[str] = []
+
+    def route(r):
+        if urlsplit(r.request.url).hostname in LOOPBACK or r.request.url.startswith(("data:", "blob:")):
+            r.continue_()
+        else:
+            outside.append(r.request.url)
+            r.abort()
+
+    with served_app("--unused-session-lifetime", "1", "--check-unused-sessions", "20") as url:
+        scripted: list[str] = []
+        errors: list[BaseException] = []
+
+        def script(P):
+            try:
+                scripted.extend(pulled_stylesheets(url, P))
+            except BaseException as e:  # noqa: BLE001 (reported below)
+                errors.append(e)
+
+        threads = [threading.Thread(target=script, args=(P,)) for P in (5, 6)]
+        contexts = [browser.new_context() for _ in range(4)]
+        pages = []
+        for i, ctx in enumerate(contexts):
+            ctx.route("**/*", route)
+            page = ctx.new_page()
+            page.goto(f"{url}?schedule=gpipe&P={i + 2}&m=8", wait_until="commit")
+            pages.append(page)
+        for t in threads:
+            t.start()
+        for i, page in enumerate(pages):
+            P = i + 2
+            page.get_by_text(f"{100 * (P - 1) / (8 + P - 1):.2f}% simulated").first.wait_for(timeout=120_000)
+        for t in threads:
+            t.join(120)
+        for ctx in contexts:
+            ctx.close()
+        assert not errors, errors
+        assert scripted and off_server(scripted) == []
+    assert outside == [], sorted(set(outside))
