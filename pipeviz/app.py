@@ -299,7 +299,7 @@ class Explorer(pn.viewable.Viewer):
                                          css_classes=marked(k), sizing_mode="stretch_width") for k in "PmV"]
         costs = [
             pn.widgets.FloatInput.from_param(getattr(self.param, k), name=template(f"field.{k}", lang),
-                                             step=FIELDS[k].step)
+                                             step=FIELDS[k].step, sizing_mode="stretch_width")
             for k in ("tf", "tb", "tw", "comm")
         ]
         presets = pn.widgets.Select(

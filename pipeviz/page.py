@@ -33,7 +33,7 @@ from importlib import resources
 from bokeh.document import Document
 from bokeh.embed import file_html
 from bokeh.events import DocumentReady, RangesUpdate
-from bokeh.layouts import column, row
+from bokeh.layouts import column
 from bokeh.models import (
     CustomJS,
     Div,
@@ -143,7 +143,7 @@ TEMPLATE = """
     </div>
     <details id="pv-ops" class="pv-ops-details"><summary id="pv-ops-summary">{{ ops_title }}</summary>
       <label class="pv-ops-rank"><span id="pv-ops-rank-label">{{ ops_rank }}</span>
-        <select id="pv-ops-rank"><option value="0">0</option></select></label>
+        <select id="pv-ops-rank" aria-labelledby="pv-ops-rank-label"><option value="0">0</option></select></label>
       <div id="pv-ops-table"></div>
     </details>
     <h3 id="pv-table-title" style="margin:8px 5px 4px">{{ table_title }}</h3>
@@ -209,7 +209,8 @@ def widgets(cfg: Config, lang: str) -> dict:
 
     def spinner(key: str, value: float) -> Spinner:
         f = FIELDS[key]
-        return Spinner(low=f.low, high=f.high, step=f.step, value=value, width=140, name=key, **texts[key])
+        return Spinner(low=f.low, high=f.high, step=f.step, value=value, sizing_mode="stretch_width", name=key,
+                       **texts[key])
 
     def choice(key: str, value: str, **kw) -> RadioGroup | RadioButtonGroup:
         return kw.pop("cls", RadioButtonGroup)(active=FIELDS[key].choices.index(value), name=key, **texts[key], **kw)
@@ -252,7 +253,8 @@ def document_html(cfg: Config, lang: str, script_tags: str) -> str:
                             callback("change", key))
     costs_box = column(
         Div(styles={"font-size": "12px"}, sizing_mode="stretch_width", name="costs_note", **texts["costs_note"]),
-        row(ui["tf"], ui["tb"]), row(ui["tw"], ui["comm"]), visible=False, sizing_mode="stretch_width",
+        # One cost a line: side by side, the longer labels ran into each other.
+        ui["tf"], ui["tb"], ui["tw"], ui["comm"], visible=False, sizing_mode="stretch_width",
     )
     costs_toggle = Toggle(active=False, name="costs-toggle", **texts["costs-toggle"])
     costs_toggle.js_link("active", costs_box, "visible")

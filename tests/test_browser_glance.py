@@ -56,9 +56,9 @@ def errors(page):
     return seen
 
 
-def model(page, name: str, attr: str):
-    return page.evaluate(f"(n) => {{ const m = ({MODEL})(n); return m && JSON.parse(JSON.stringify(m['{attr}'])); }}",
-                         name)
+def column(page, source: str, col: str) -> list[float]:
+    """A source's numeric column as numbers (typed arrays and ndarrays alike)."""
+    return page.evaluate(f"([s, c]) => Array.from(({MODEL})(s).data[c], Number)", [source, col])
 
 
 def n_ops(page) -> int:
@@ -137,9 +137,7 @@ def test_labels_are_dark_on_light_boxes_and_light_on_dark(page, explorer, errors
     which, base = explorer
     open_view(page, base)  # 1F1B: forwards are dark blue, backwards vermillion
     page.wait_for_function(f"() => ({MODEL})('labels').data.dark.length > 0")
-    dark = model(page, "labels", "data")["dark"]
-    values = list(dark.values()) if isinstance(dark, dict) else dark
-    assert set(values) == {0, 1}
+    assert set(column(page, "labels", "dark")) == {0, 1}
     assert errors == []
 
 
@@ -283,8 +281,8 @@ def test_controls_come_first_in_tab_order(page, explorer, errors):
     sliders = [i for i, f in enumerate(seen) if f["label"] in (names["P"], names["m"], names["V"])]
     charts = [i for i, f in enumerate(seen) if "bk-OnOffButton" in f["cls"] or "bk-ClickButton" in f["cls"]
               or "bk-events" in f["cls"]]
-    assert len(sliders) == 3, seen
-    assert charts and min(charts) > max(sliders), seen
+    assert len(sliders) >= 3, seen  # (30 tabs may go round the page again)
+    assert charts and min(charts) > sliders[2], seen
     assert errors == []
 
 
@@ -301,7 +299,7 @@ def test_op_details_without_a_mouse(page, explorer, errors):
     rows = region.locator("tbody tr")
     assert rows.count() == 16
     assert rows.first.inner_text().split("\t")[:3] == ["1", "0F0", "forward"]
-    page.get_by_label(template("field.ops_rank")).select_option("3")
+    page.get_by_role("combobox", name=template("field.ops_rank"), exact=True).select_option("3")
     page.get_by_role("region", name="Rank 3: 16 ops in execution order").wait_for()
     region = page.get_by_role("region", name="Rank 3: 16 ops in execution order")
     region.focus()
@@ -317,8 +315,7 @@ def test_in_flight_lines_emphasise_rank_0_and_the_last_at_large_p(page, explorer
     which, base = explorer
     open_view(page, base, "?schedule=1f1b&P=16&m=32", expect="31.91% simulated")
     page.wait_for_function(f"() => ({MODEL})('steps').data.rank.length === 16")
-    width = model(page, "steps", "data")["width"]
-    width = list(width.values()) if isinstance(width, dict) else width
+    width = column(page, "steps", "width")
     thick = [r for r, w in enumerate(width) if w == max(width)]
     assert thick == [0, 15]
     page.locator(".pv-lines-key").filter(has_text="rank 15").first.wait_for()

@@ -12,6 +12,7 @@
  *   toggle button group    role group + aria-label, aria-pressed on each button
  *   select, spinner        aria-label on the <select> or <input>
  *   HTML, Div              role status + aria-live polite + aria-label (the readout)
+ * and every toggle button (named by its label) gets aria-pressed.
  * watch(names) applies now and again whenever the views' DOM changes (Panel rebuilds
  * the controls when the language changes), batched to one walk per frame.
  */
@@ -79,6 +80,10 @@
     views().forEach(function (view) {
       if (!view || !view.model) return;
       if (view.shadow_el) roots.push(view.shadow_el);
+      if (typeOf(view.model) === 'Toggle') { // a toggle (the page's Costs) says whether it is on
+        var button = (view.shadow_el || view.el).querySelector('button');
+        set(button, 'aria-pressed', view.model.active ? 'true' : 'false');
+      }
       var key = keyOf(view.model, names || {});
       if (key !== null && names[key]) nameView(view, names[key]);
     });
