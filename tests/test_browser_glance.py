@@ -13,8 +13,11 @@ import sys
 import pytest
 from browser import ARTIFACTS, screenshot, served_app
 from playwright.sync_api import expect
+from test_browser_hostile import wheel_zoom
 
+from pipeviz import Config, run
 from pipeviz.text import template
+from pipeviz.view import columns
 from pipeviz.view.glance import control_names
 
 pytestmark = pytest.mark.browser
@@ -141,6 +144,25 @@ def test_labels_are_dark_on_light_boxes_and_light_on_dark(page, explorer, errors
     assert errors == []
 
 
+def test_labels_follow_the_visible_range_after_zooming_in(page, explorer, errors):
+    """At full view 1F1B's boxes at m=64 are too narrow for their numbers; zoomed in,
+    every box in view that has room is numbered, as columns.labels says for that window."""
+    which, base = explorer
+    page.set_viewport_size({"width": 1400, "height": 1000})
+    open_view(page, base, "?schedule=1f1b&P=4&m=64", expect="4.48% simulated")
+    assert len(column(page, "labels", "x")) == 0
+    wheel_zoom(page, 2)
+    page.wait_for_function(f"() => ({MODEL})('labels').data.x.length > 10", timeout=30_000)
+    start, end, px = page.evaluate(f"() => [({MODEL})('x_range').start, ({MODEL})('x_range').end, "
+                                   f"({MODEL})('timeline').inner_width]")
+    x = column(page, "labels", "x")
+    assert all(start - 2 <= v <= end + 2 for v in x)
+    expected = columns.labels(run(Config("1f1b", 4, 64)), float(px), (start, end))
+    assert len(x) == len(expected["x"])
+    screenshot(page, f"glance-{which}-zoomed-labels")
+    assert errors == []
+
+
 # -- 3. reflow -----------------------------------------------------------------------------------------
 
 
@@ -209,6 +231,14 @@ def test_m_snaps_on_interleaved_and_the_slider_never_disagrees_with_the_chart(pa
     notice.first.wait_for()
     text = notice.first.inner_text()
     assert text.count("m set to 4") == 1 and "Megatron" in text and "Not valid" not in text
+    # A mouse drag across the values the order refuses, to the slider's left end.
+    b = handle(page, 1).bounding_box()
+    page.mouse.move(b["x"] + b["width"] / 2, b["y"] + b["height"] / 2)
+    page.mouse.down()
+    for dx in range(0, 120, 10):
+        page.mouse.move(b["x"] + b["width"] / 2 - dx, b["y"] + b["height"] / 2)
+    page.mouse.up()
+    agreed(page, 4, 2, 4)
     h = handle(page, 1)
     h.focus()
     for _ in range(4):  # a burst, as a held key sends: the slider comes to rest where the chart is
@@ -237,6 +267,23 @@ def test_the_preset_menu_names_the_view_or_asks(page, explorer, errors):
     assert "23 chunks" in readout(page)
     expect(menu.locator("option:checked")).to_have_text(template("preset.staircase"))
     page.wait_for_function("() => location.href.includes('P=8&m=16&V=2') && location.href.includes('unit=chunks')")
+    assert errors == []
+
+
+# -- 10. costs ---------------------------------------------------------------------------------------------
+
+
+def test_costs_say_backward_2_is_tb_plus_tw_and_their_labels_stand_apart(page, explorer, errors):
+    which, base = explorer
+    open_view(page, base)
+    page.get_by_role("button", name=template("costs.title")).click()
+    page.get_by_text("backward 2 = t_b + t_w").first.wait_for()
+    boxes = [page.get_by_text(template(f"field.{k}"), exact=True).first.bounding_box() for k in ("tf", "tb", "tw", "comm")]
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1:]:
+            apart = a["x"] + a["width"] <= b["x"] or b["x"] + b["width"] <= a["x"] or \
+                a["y"] + a["height"] <= b["y"] or b["y"] + b["height"] <= a["y"]
+            assert apart, (a, b)
     assert errors == []
 
 
