@@ -94,6 +94,7 @@ class Explorer(pn.viewable.Viewer):
         self.bars_key = pn.pane.HTML("", name="bars_key", width=230, margin=(0, 5))
         self.glance = GlancePanes(self.lang)  # the timeline's key, the ops table, accessible names
         self.preset_menu: pn.widgets.Select | None = None  # names the preset the view is (glance.matching_preset)
+        self.m_slider: pn.widgets.IntSlider | None = None
         self.notes: list[Msg] = []  # what the rules adjusted; shown until the next change
         self.problem: Msg | None = None  # why the state cannot be shown, if it cannot
         self.notice_lines: list[str] = []
@@ -244,6 +245,8 @@ class Explorer(pn.viewable.Viewer):
     def _show_preset(self) -> None:
         if self.preset_menu is not None:
             self.preset_menu.value = glance.matching_preset(self.state()) or ""
+        if self.m_slider is not None:  # the m slider offers only values the order accepts
+            self.m_slider.start = glance.m_start(self.state())
 
     def _on_load(self) -> None:
         """The browser has rendered the first view. Figure changes made before this
@@ -297,6 +300,8 @@ class Explorer(pn.viewable.Viewer):
         # No value bubble over the handle while dragging: it covered the title, which shows the value.
         sliders = [LiveSlider.from_param(getattr(self.param, k), name=template(f"field.{k}", lang), tooltips=False,
                                          css_classes=marked(k), sizing_mode="stretch_width") for k in "PmV"]
+        self.m_slider = sliders[1]
+        self.m_slider.start = glance.m_start(self.state())
         costs = [
             pn.widgets.FloatInput.from_param(getattr(self.param, k), name=template(f"field.{k}", lang),
                                              step=FIELDS[k].step, sizing_mode="stretch_width")

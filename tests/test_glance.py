@@ -160,6 +160,18 @@ def test_the_menu_names_the_preset_the_view_is():
     assert glance.matching_preset({**defaults(), "lang": "zh"}) == "article"  # language is not part of a view
 
 
+# -- the m slider --------------------------------------------------------------------------------
+
+
+def test_the_m_slider_starts_at_the_smallest_m_the_order_accepts():
+    base = defaults()
+    assert glance.m_start(base) == 1
+    assert glance.m_start({**base, "schedule": "interleaved", "V": 2}) == 4
+    assert glance.m_start({**base, "schedule": "interleaved", "V": 2, "P": 8}) == 8
+    assert glance.m_start({**base, "schedule": "interleaved", "V": 1, "P": 8}) == 1  # V = 1 is 1F1B
+    assert glance.m_start({**base, "tf": -1.0}) == 1  # invalid for another reason: the field's low
+
+
 # -- names -------------------------------------------------------------------------------------
 
 

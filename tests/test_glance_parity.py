@@ -103,8 +103,9 @@ def states(n: int = 300) -> list[dict]:
     return out
 
 
-def test_matching_preset_matches_python(twin_page):
+def test_matching_preset_and_m_start_match_python(twin_page):
     cases = states()
-    got = twin_page.evaluate("(cases) => cases.map((s) => PipevizExplorer.glance.matchingPreset(s))", cases)
-    assert got == [glance.matching_preset(s) for s in cases]
-    assert len({g for g in got}) >= 4  # presets, and views that are none
+    got = twin_page.evaluate("(cases) => cases.map((s) => [PipevizExplorer.glance.matchingPreset(s),"
+                             " PipevizExplorer.glance.mStart(s)])", cases)
+    assert got == [[glance.matching_preset(s), glance.m_start(s)] for s in cases]
+    assert len({g[0] for g in got}) >= 4 and len({g[1] for g in got}) >= 3  # presets and none; several starts

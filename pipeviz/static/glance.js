@@ -4,6 +4,7 @@
  * lineStyle/linesKeyHtml    the in-flight lines' widths and opacities, and their key
  * opsTableValues/Html       one rank's ops as a table a keyboard can reach
  * matchingPreset            the preset the view is, or null
+ * mStart                    the m slider's lowest value: the smallest m the order accepts
  * Layouts, the table's head, the kinds' string keys and the names of the controls
  * arrive as data (PIPEVIZ_DATA.glance); the palette as PIPEVIZ_DATA.palette.
  */
@@ -141,6 +142,15 @@
     return found;
   }
 
+  // The m slider's lowest value: the smallest m the schedule accepts (glance.m_start).
+  function mStart(state) {
+    var f = root.PipevizExplorer.fields.FIELDS.get('m');
+    for (var m = Math.trunc(f.low); m <= Math.trunc(f.high); m++) {
+      if (root.PipevizExplorer.state.problem(Object.assign({}, state, { m: m })) === null) return m;
+    }
+    return Math.trunc(f.low);
+  }
+
   // -- the page's glue (explorer.js calls these; the served app does the same in app.py)
 
   function byId(id) { return root.document.getElementById(id); }
@@ -175,6 +185,8 @@
     explorer.setHtml('pv-legend', legendHtml(legendValues(res), lang));
     explorer.setHtml('pv-lines-key', linesKeyHtml(res.config.P, lang));
     showOps(explorer);
+    var slider = explorer.doc.get_model_by_name('m'), low = mStart(explorer.values);
+    if (slider && slider.start !== low) slider.start = low; // only values the order accepts
     var menu = explorer.doc.get_model_by_name('preset'), match = matchingPreset(explorer.values);
     if (menu && menu.value !== (match || '')) menu.value = match || '';
   }
@@ -196,6 +208,6 @@
   X.glance = {
     drawn: drawn, relabel: relabel, start: start, showOps: showOps,
     legendValues: legendValues, legendHtml: legendHtml, lineStyle: lineStyle, linesKeyHtml: linesKeyHtml,
-    opsTableValues: opsTableValues, opsTableHtml: opsTableHtml, matchingPreset: matchingPreset,
+    opsTableValues: opsTableValues, opsTableHtml: opsTableHtml, matchingPreset: matchingPreset, mStart: mStart,
   };
 })(typeof window !== 'undefined' ? window : globalThis);

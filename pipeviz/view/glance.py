@@ -18,6 +18,7 @@ import numpy as np
 from ..engine import Result
 from ..order import EB, EF, FB, KIND_NAMES, B, F, I, W
 from ..text import fill, strings, template
+from . import state as state_rules
 from .fields import FIELDS, PRESETS
 from .palette import BUBBLE_HATCH, DISPLAY_KIND, DISPLAY_NAMES, MAX_CHUNKS, chunk_palette, label_color
 
@@ -198,6 +199,22 @@ def matching_preset(state: dict) -> str | None:
         if all(state.get(k) == v for k, v in p.values.items()):
             return name
     return None
+
+
+# -- the m slider ------------------------------------------------------------------------------
+
+
+def m_start(state: dict) -> int:
+    """The m slider's lowest value: the smallest m the schedule accepts with the rest
+    of the state as it is (Megatron's interleaved order: m >= P), so that dragging m
+    never offers a value the order refuses (the slider and the chart would disagree
+    while the rule put m back). The field's low when no m is accepted (the state is
+    invalid for another reason)."""
+    f = FIELDS["m"]
+    for m in range(int(f.low), int(f.high) + 1):
+        if state_rules.problem({**state, "m": m}) is None:
+            return m
+    return int(f.low)
 
 
 # -- accessible names ------------------------------------------------------------------------
