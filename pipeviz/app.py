@@ -21,15 +21,17 @@ import panel as pn
 import panel.io.location as panel_location
 import param
 from bokeh.events import RangesUpdate
+from bokeh.layouts import column as bk_column
 
 from .config import Config
 from .engine import Result, run
 from .errors import ConfigError
 from .registry import NAMES
 from .render.figures import Figures
+from .render.glance_panel import GlancePanes, marked
 from .serving import has_viewer
 from .text import Msg, fill, template
-from .view import columns, readouts
+from .view import columns, glance, readouts
 from .view.fields import FIELDS, PRESETS, encode
 from .view.fields import parse as parse_url
 from .view.state import ENGINE_FIELDS, config, normalize
@@ -86,9 +88,13 @@ class Explorer(pn.viewable.Viewer):
         self.figures = Figures()
         self.result: Result | None = None  # what the figures show: the last valid configuration
         self.notice = pn.pane.HTML("", visible=False, margin=(0, 10), name="notice", sizing_mode="stretch_width")
-        self.readout = pn.pane.HTML("", name="readout", sizing_mode="stretch_width")
+        # A polite live region (static/a11y.js): each new readout is announced.
+        self.readout = pn.pane.HTML("", name="readout", sizing_mode="stretch_width", css_classes=marked("readout"))
         self.table = pn.pane.HTML("", name="table", sizing_mode="stretch_width")
         self.bars_key = pn.pane.HTML("", name="bars_key", width=230, margin=(0, 5))
+        self.glance = GlancePanes(self.lang)  # the timeline's key, the ops table, accessible names
+        self.preset_menu: pn.widgets.Select | None = None  # names the preset the view is (glance.matching_preset)
+        self.m_slider: pn.widgets.IntSlider | None = None
         self.notes: list[Msg] = []  # what the rules adjusted; shown until the next change
         self.problem: Msg | None = None  # why the state cannot be shown, if it cannot
         self.notice_lines: list[str] = []
@@ -165,6 +171,8 @@ class Explorer(pn.viewable.Viewer):
                 self._window = None  # the view's x_range opens at the full view
                 self.figures.apply(columns.figure_view(res, self.unit, lang, self.figures.label_px()))
                 self.readout.object = readouts.readout_html(readouts.readout_values(res), lang)
+                self.glance.drawn(res, lang)
+            self._show_preset()
         self._later()
 
     def _refresh_secondary(self) -> None:
@@ -228,6 +236,18 @@ class Explorer(pn.viewable.Viewer):
     def apply_preset(self, name: str) -> None:
         self.update(dict(PRESETS[name].values))
 
+    def _preset_chosen(self, name: str) -> None:
+        """The menu changed: the prompt, or the preset the view already is (our own
+        echo), change nothing."""
+        if name and name != glance.matching_preset(self.state()):
+            self.apply_preset(name)
+
+    def _show_preset(self) -> None:
+        if self.preset_menu is not None:
+            self.preset_menu.value = glance.matching_preset(self.state()) or ""
+        if self.m_slider is not None:  # the m slider offers only values the order accepts
+            self.m_slider.start = glance.m_start(self.state())
+
     def _on_load(self) -> None:
         """The browser has rendered the first view. Figure changes made before this
         are lost in the browser (measured: a URL applied on its first arrival updated
@@ -273,38 +293,44 @@ class Explorer(pn.viewable.Viewer):
         """The controls, labelled in the current language (rebuilt when it changes)."""
         lang = self.lang
         schedule = pn.widgets.RadioBoxGroup.from_param(
-            self.param.schedule, inline=False, name=template("field.schedule", lang),
+            self.param.schedule, inline=False, name=template("field.schedule", lang), css_classes=marked("schedule"),
             options={f"{template(f'sched.{n}.title', lang)}: {template(f'sched.{n}.summary', lang)}": n for n in NAMES},
             stylesheets=["label { white-space: normal !important; line-height: 1.25; margin-bottom: 4px; }"],
         )
-        sliders = [LiveSlider.from_param(getattr(self.param, k), name=template(f"field.{k}", lang)) for k in "PmV"]
+        # No value bubble over the handle while dragging: it covered the title, which shows the value.
+        sliders = [LiveSlider.from_param(getattr(self.param, k), name=template(f"field.{k}", lang), tooltips=False,
+                                         css_classes=marked(k), sizing_mode="stretch_width") for k in "PmV"]
+        self.m_slider = sliders[1]
+        self.m_slider.start = glance.m_start(self.state())
         costs = [
             pn.widgets.FloatInput.from_param(getattr(self.param, k), name=template(f"field.{k}", lang),
-                                             step=FIELDS[k].step)
+                                             step=FIELDS[k].step, sizing_mode="stretch_width")
             for k in ("tf", "tb", "tw", "comm")
         ]
         presets = pn.widgets.Select(
-            name=template("field.preset", lang), options={template(f"preset.{p}", lang): p for p in PRESETS},
-            value=None if not PRESETS else next(iter(PRESETS)),
+            name=template("field.preset", lang), sizing_mode="stretch_width",
+            options={template("preset.prompt", lang): "", **{template(f"preset.{p}", lang): p for p in PRESETS}},
+            value=glance.matching_preset(self.state()) or "",
         )
-        presets.param.watch(lambda e: self.apply_preset(e.new), "value")
+        presets.param.watch(lambda e: self._preset_chosen(e.new), "value")
+        self.preset_menu = presets
         cost_card = pn.Card(
             pn.pane.HTML(f'<div style="font-size:12px">{escape(template("costs.note", lang))}</div>'),
             *costs, title=template("costs.title", lang), collapsed=True, sizing_mode="stretch_width",
         )
         unit = pn.widgets.RadioButtonGroup.from_param(
-            self.param.unit, name=template("field.unit", lang),
+            self.param.unit, name=template("field.unit", lang), css_classes=marked("unit"),
             options={template(f"choice.unit.{u}", lang): u for u in FIELDS["unit"].choices},
         )
         language = pn.widgets.RadioButtonGroup.from_param(
-            self.param.lang, name=template("field.lang", lang),
+            self.param.lang, name=template("field.lang", lang), css_classes=marked("lang"),
             options={template(f"choice.lang.{x}", lang): x for x in FIELDS["lang"].choices},
         )
         return pn.Column(
             pn.pane.HTML(f"<h2>pipeviz</h2><p>{escape(template('app.tagline', lang))}</p>"),
             language, presets, schedule, *sliders, cost_card,
             pn.pane.HTML(f"<b>{escape(template('field.unit', lang))}</b>"), unit,
-            width=340,
+            sizing_mode="stretch_width",
         )
 
     @param.depends("lang")
@@ -312,17 +338,30 @@ class Explorer(pn.viewable.Viewer):
         return pn.pane.HTML(f"<h3>{escape(template('table.title', self.lang))}</h3>", margin=(10, 10, 0, 10))
 
     def layout(self):
+        """Controls first (in reading and tab order), then the charts: side by side
+        where there is room, the controls above the charts where there is not, as the
+        page does (render/style.PAGE_CSS). The timeline and the lines over time share
+        one column, so their time axes keep one width; the bars wrap below them on a
+        narrow screen."""
+        flex = lambda basis, **kw: dict(styles={"flex": basis, "min-width": "0", **kw})  # noqa: E731
+        # One Bokeh column: Bokeh lines up the two time axes (same left border).
+        time_charts = pn.pane.Bokeh(bk_column(self.figures.timeline, self.figures.over_time,
+                                              sizing_mode="stretch_width"), sizing_mode="stretch_width")
+        charts = pn.Column(time_charts, self.glance.lines_key, sizing_mode="stretch_width", **flex("1 1 420px"))
+        bars = pn.Column(self.figures.inflight, self.bars_key, width=240, **flex("0 0 240px"))
         main = pn.Column(
             self.notice,
             self.readout,
-            pn.Row(self.figures.timeline, pn.Column(self.figures.inflight, self.bars_key), sizing_mode="stretch_width"),
-            # A spacer as wide as the bars keeps the two time axes at the same scale.
-            pn.Row(self.figures.over_time, pn.Spacer(width=240), sizing_mode="stretch_width"),
+            self.glance.legend,
+            pn.FlexBox(charts, bars, flex_wrap="wrap", gap="0 8px", sizing_mode="stretch_width"),
+            self.glance.ops_card,
             self.table_title,
             self.table,
-            sizing_mode="stretch_width",
+            sizing_mode="stretch_width", **flex("1 1 460px"),
         )
-        return pn.Row(self.controls, main, sizing_mode="stretch_width")
+        controls = pn.Column(self.controls, self.glance.a11y, sizing_mode="stretch_width",
+                             **flex("0 1 300px", **{"min-width": "240px"}))
+        return pn.FlexBox(controls, main, flex_wrap="wrap", gap="8px 16px", sizing_mode="stretch_width")
 
 
 def describe(cfg: Config, lang: str) -> str:

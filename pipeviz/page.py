@@ -33,7 +33,7 @@ from importlib import resources
 from bokeh.document import Document
 from bokeh.embed import file_html
 from bokeh.events import DocumentReady, RangesUpdate
-from bokeh.layouts import column, row
+from bokeh.layouts import column
 from bokeh.models import (
     CustomJS,
     Div,
@@ -56,14 +56,15 @@ from .registry import NAMES, SCHEDULES
 from .render.figures import Figures
 from .render.style import PAGE_CSS, READOUT_CSS
 from .text import template
-from .view import columns, lod, palette
+from .view import columns, glance, lod, palette
 from .view.columns import CHUNKS, LABEL_PX_PER_CHAR, ROW, ROW_PX
-from .view.fields import FIELDS, MAX_RAW, PRESETS
+from .view.fields import FIELDS, MAX_RAW, PRESETS, defaults
 from .view.readouts import LAYOUTS, TABLE_HEAD
 from .view.state import ENGINE_FIELDS, V_STEP
 
 # In the order the page loads them: each may use those before it.
-SCRIPTS = ("text.js", "engine.js", "fields.js", "state.js", "columns.js", "readouts.js", "explorer.js")
+SCRIPTS = ("text.js", "engine.js", "fields.js", "state.js", "columns.js", "readouts.js", "glance.js", "a11y.js",
+           "explorer.js")
 
 
 def read_static(name: str) -> str:
@@ -100,6 +101,7 @@ def page_data() -> dict:
                    "lod": {"minPx": lod.MIN_PX, "outlinePx": lod.OUTLINE_PX, "cull": lod.CULL}},
         "figureTexts": {lang: columns.texts(lang) for lang in text.LANGS},
         "widgetTexts": {lang: widget_texts(lang) for lang in text.LANGS},
+        "glance": glance.as_data(),
     }
 
 
@@ -134,10 +136,16 @@ TEMPLATE = """
   <div class="pv-main">
     <div id="pv-notice" class="pv-notice" role="status" hidden></div>
     <div id="pv-readout" class="pv-readout-box" role="status" aria-live="polite"></div>
+    <div id="pv-legend" class="pv-legend-box"></div>
     <div class="pv-charts-row">
-      <div class="pv-charts">{{ embed(roots.layout_charts) }}</div>
+      <div class="pv-charts">{{ embed(roots.layout_charts) }}<div id="pv-lines-key" class="pv-lines-box"></div></div>
       <div class="pv-bars">{{ embed(roots.layout_bars) }}<div id="pv-bars-key" class="pv-bars-key"></div></div>
     </div>
+    <details id="pv-ops" class="pv-ops-details"><summary id="pv-ops-summary">{{ ops_title }}</summary>
+      <label class="pv-ops-rank"><span id="pv-ops-rank-label">{{ ops_rank }}</span>
+        <select id="pv-ops-rank" aria-labelledby="pv-ops-rank-label"><option value="0">0</option></select></label>
+      <div id="pv-ops-table"></div>
+    </details>
     <h3 id="pv-table-title" style="margin:8px 5px 4px">{{ table_title }}</h3>
     <div id="pv-table" class="pv-table-root"></div>
   </div>
@@ -178,7 +186,9 @@ def widget_texts(lang: str) -> dict:
     out["schedule"] = {"labels": [f"{t(f'sched.{n}.title')}: {t(f'sched.{n}.summary')}" for n in NAMES]}
     for key in ("unit", "lang"):
         out[key] = {"labels": [t(f"choice.{key}.{c}") for c in FIELDS[key].choices]}
-    out["preset"] = {"title": t("field.preset"), "options": [[p, t(f"preset.{p}")] for p in PRESETS]}
+    # The menu names the preset the view is, or shows its prompt (view/glance.matching_preset).
+    out["preset"] = {"title": t("field.preset"),
+                     "options": [["", t("preset.prompt")], *([p, t(f"preset.{p}")] for p in PRESETS)]}
     out["costs-toggle"] = {"label": t("costs.title")}
     for name, key in (("tagline", "app.tagline"), ("unit_label", "field.unit"), ("costs_note", "costs.note")):
         out[name] = {"text": DIV_LAYOUTS[name].replace("{text}", escape(t(key)))}
@@ -193,11 +203,14 @@ def widgets(cfg: Config, lang: str) -> dict:
 
     def slider(key: str, value: int) -> Slider:
         f = FIELDS[key]
-        return Slider(start=f.low, end=f.high, step=1, value=value, sizing_mode="stretch_width", name=key, **texts[key])
+        # No bubble over the handle while dragging: it covered the title, which shows the value.
+        return Slider(start=f.low, end=f.high, step=1, value=value, sizing_mode="stretch_width", name=key,
+                      tooltips=False, **texts[key])
 
     def spinner(key: str, value: float) -> Spinner:
         f = FIELDS[key]
-        return Spinner(low=f.low, high=f.high, step=f.step, value=value, width=140, name=key, **texts[key])
+        return Spinner(low=f.low, high=f.high, step=f.step, value=value, sizing_mode="stretch_width", name=key,
+                       **texts[key])
 
     def choice(key: str, value: str, **kw) -> RadioGroup | RadioButtonGroup:
         return kw.pop("cls", RadioButtonGroup)(active=FIELDS[key].choices.index(value), name=key, **texts[key], **kw)
@@ -210,8 +223,16 @@ def widgets(cfg: Config, lang: str) -> dict:
         P=slider("P", cfg.P), m=slider("m", cfg.m), V=slider("V", cfg.V),
         tf=spinner("tf", c.tf), tb=spinner("tb", c.tb), tw=spinner("tw", c.tw), comm=spinner("comm", c.comm),
         unit=choice("unit", FIELDS["unit"].default), lang=choice("lang", lang),
-        preset=Select(value=next(iter(PRESETS)), name="preset", **texts["preset"]),
+        preset=Select(value=glance.matching_preset({**defaults(), **state_of(cfg), "lang": lang}) or "",
+                      name="preset", **texts["preset"]),
     )
+
+
+def state_of(cfg: Config) -> dict:
+    """The fields a configuration sets."""
+    c = cfg.costs
+    return {"schedule": cfg.schedule, "P": cfg.P, "m": cfg.m, "V": cfg.V, "tf": c.tf, "tb": c.tb, "tw": c.tw,
+            "comm": c.comm}
 
 
 def document_html(cfg: Config, lang: str, script_tags: str) -> str:
@@ -232,7 +253,8 @@ def document_html(cfg: Config, lang: str, script_tags: str) -> str:
                             callback("change", key))
     costs_box = column(
         Div(styles={"font-size": "12px"}, sizing_mode="stretch_width", name="costs_note", **texts["costs_note"]),
-        row(ui["tf"], ui["tb"]), row(ui["tw"], ui["comm"]), visible=False, sizing_mode="stretch_width",
+        # One cost a line: side by side, the longer labels ran into each other.
+        ui["tf"], ui["tb"], ui["tw"], ui["comm"], visible=False, sizing_mode="stretch_width",
     )
     costs_toggle = Toggle(active=False, name="costs-toggle", **texts["costs-toggle"])
     costs_toggle.js_link("active", costs_box, "visible")
@@ -254,7 +276,9 @@ def document_html(cfg: Config, lang: str, script_tags: str) -> str:
     return file_html(
         doc, resources=InlineOnly(), title="pipeviz explorer", template=TEMPLATE,
         template_variables=dict(page_css=PAGE_CSS + READOUT_CSS, scripts=script_tags, lang=lang,
-                                table_title=escape(template("table.title", lang))),
+                                table_title=escape(template("table.title", lang)),
+                                ops_title=escape(template("ops.title", lang)),
+                                ops_rank=escape(template("field.ops_rank", lang))),
     )
 
 

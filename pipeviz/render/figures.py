@@ -12,7 +12,9 @@ from __future__ import annotations
 from bokeh.core.properties import value
 from bokeh.core.property.descriptors import UnsetValueError
 from bokeh.models import (
+    CDSView,
     ColumnDataSource,
+    CustomJSFilter,
     CustomJSHover,
     FixedTicker,
     HoverTool,
@@ -21,18 +23,29 @@ from bokeh.models import (
 )
 from bokeh.plotting import figure
 
-from ..view.palette import BUBBLE_HATCH, KIND_COLORS, MAX_CHUNKS, RANK_PALETTE, W_ONLY_COLOR, chunk_palette
+from ..view.palette import (
+    BUBBLE_HATCH,
+    KIND_COLORS,
+    MAX_CHUNKS,
+    RANK_PALETTE,
+    W_ONLY_COLOR,
+    chunk_palette,
+)
 
-BORDER_LEFT = 64  # same left border on stacked figures so their time axes line up
+# The stacked time figures' smallest left border: room for the rank axis and one- or
+# two-digit ticks, so that a phone's timeline keeps 300 px (360 px wide screen). Both
+# explorers lay the two figures out in one Bokeh column, which gives them the same
+# border when an axis needs more (three-digit in-flight counts).
+BORDER_LEFT = 48
 FONT = '"Noto Sans CJK SC", "Source Han Sans SC", "PingFang SC", "Microsoft YaHei", system-ui, sans-serif'
 
 SOURCES = {
     "ops": ["left", "right", "top", "bottom", "rank", "kind", "mb", "stage", "mb2", "stage2", "chunk", "color", "count",
             "outline"],
-    "labels": ["x", "y", "text"],
+    "labels": ["x", "y", "text", "dark"],
     "bubbles": ["left", "right", "top", "bottom", "rank", "length"],
     "bars": ["rank", "zero", "b", "peak", "w_only", "theory"],
-    "steps": ["xs", "ys", "rank"],
+    "steps": ["xs", "ys", "rank", "width", "alpha"],
 }
 
 
@@ -53,6 +66,7 @@ class Figures:
             for axis in (*fig.xaxis, *fig.yaxis):
                 axis.axis_label_text_font = axis.major_label_text_font = FONT
             fig.title.text_font = FONT
+            fig.toolbar.logo = None  # one tab stop and a link fewer; Bokeh is credited in the README
         self.models = self._named()
 
     # -- figures -----------------------------------------------------------------
@@ -71,10 +85,16 @@ class Figures:
             fill_color={"field": "color", "transform": self.op_colors}, line_color="white", line_width=0.6,
             line_alpha="outline",  # outlines only where a box is wide enough to show one (view/lod.py)
         )
-        fig.text(
-            x="x", y="y", text="text", source=self.sources["labels"], text_align="center", text_baseline="middle",
-            text_font_size="10px", text_color="white", text_font=value(FONT),
-        )
+        # Labels inside boxes, black or white, whichever reads on the box (the `dark`
+        # column, palette.label_color): one renderer per colour, each with a constant
+        # text colour (a per-label colour column races Bokeh's asynchronous text layout
+        # when the data are replaced twice in a row, and throws).
+        for dark, color in ((1, "black"), (0, "white")):
+            fig.text(
+                x="x", y="y", text="text", source=self.sources["labels"], text_align="center",
+                text_baseline="middle", text_font_size="10px", text_color=color, text_font=value(FONT),
+                view=CDSView(filter=CustomJSFilter(code=f"return Array.from(source.data.dark, (d) => d == {dark})")),
+            )
         bubbles = fig.quad(
             left="left", right="right", top="top", bottom="bottom", source=self.sources["bubbles"],
             fill_alpha=0, line_alpha=0, hatch_pattern="/", hatch_color=BUBBLE_HATCH, hatch_alpha=0.55,
@@ -116,7 +136,7 @@ class Figures:
         fig.title.name = "over_time_title"
         fig.xaxis[0].name = "over_time_xaxis"
         fig.yaxis[0].name = "over_time_yaxis"
-        fig.multi_line(xs="xs", ys="ys", source=self.sources["steps"], line_width=1.8,
+        fig.multi_line(xs="xs", ys="ys", source=self.sources["steps"], line_width="width", line_alpha="alpha",
                        line_color={"field": "rank", "transform": self.rank_colors})
         fig.xgrid.grid_line_color = None
         return fig

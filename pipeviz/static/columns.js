@@ -127,7 +127,8 @@
     var order = res.order, tl = res.timeline, n = order.nOps;
     var x0 = window ? window[0] : 0.0, x1 = window ? window[1] : tl.makespan;
     var pxPerUnit = plotPx / Math.max(x1 - x0, 1e-12);
-    var x = [], y = [], text = [];
+    var x = [], y = [], text = [], dark = [], chunk = chunkOf(res);
+    var inks = PALETTE.labelPalettes[order.chunksPerRank - 1];
     for (var i = 0; i < n; i++) {
       var mb = order.mb[i], digits = 1;
       for (var k = 1; k < 7; k++) if (mb >= POW10[k]) digits++; // exact, unlike log10
@@ -136,9 +137,10 @@
         x.push((tl.start[i] + tl.end[i]) / 2);
         y.push(order.rank[i]);
         text.push(order.kind[i] === E.FB ? mb + '|' + order.mb2[i] : String(mb));
+        dark.push(inks[DISPLAY_KIND[order.kind[i]] * MAX_CHUNKS + chunk[i]] === '#000000' ? 1 : 0); // black on a light box
       }
     }
-    return { x: Float64Array.from(x), y: Float64Array.from(y), text: text };
+    return { x: Float64Array.from(x), y: Float64Array.from(y), text: text, dark: Float64Array.from(dark) };
   }
 
   function bubbles(res) {
@@ -191,7 +193,8 @@
       ys.push(y);
       rank[r] = r;
     }
-    return { xs: xs, ys: ys, rank: rank };
+    var style = X.glance.lineStyle(P); // rank 0 and the last rank emphasised at large P
+    return { xs: xs, ys: ys, rank: rank, width: style.width, alpha: style.alpha };
   }
 
   function timelineHeight(P) { return Math.max(160, Math.min(620, 90 + ROW_PX * P)); }

@@ -106,8 +106,9 @@
 
   // A widget moved (the reader, or our own correction coming back).
   Explorer.prototype.changed = function (key) {
-    if (key === 'preset') {
-      this.applyPreset(this.doc.get_model_by_name('preset').value);
+    if (key === 'preset') { // the prompt, or the preset the view already is (our own echo): nothing to do
+      var name = this.doc.get_model_by_name('preset').value;
+      if (name && name !== X.glance.matchingPreset(this.values)) this.applyPreset(name);
       return;
     }
     if (!this.widgets.has(key)) return;
@@ -180,6 +181,7 @@
       this.result = res;
       this.draw(res, lang);
       this.setHtml('pv-readout', X.readouts.readoutHtml(X.readouts.readoutValues(res), lang));
+      X.glance.drawn(this, res, lang); // the timeline's key, the ops table, the preset menu
     }
     if (this.shownLang !== lang) this.relabel(lang);
     this.later();
@@ -273,6 +275,7 @@
     root.document.documentElement.setAttribute('lang', lang);
     var title = byId('pv-table-title');
     if (title) title.textContent = T.template('table.title', lang);
+    X.glance.relabel(lang);
     this.shownLang = lang;
   };
 
@@ -324,6 +327,7 @@
   // its URL asks for, and follow the fragment from then on.
   Explorer.prototype.start = function () {
     var self = this, loc = root.location;
+    X.glance.start(this);
     this.refresh(Array.from(FIELDS.keys()));
     this.ready = true;
     this.applyQuery(loc.search, loc.hash);

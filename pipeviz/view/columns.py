@@ -18,8 +18,12 @@ import numpy as np
 from ..engine import Result
 from ..order import EB, EF, FB
 from ..text import fill, strings, template
-from . import fields, lod  # noqa: F401  (fields registers the strings of the unit's choices, which props() reads)
-from .palette import DISPLAY_KIND, KIND_COLORS, MAX_CHUNKS, chunk_palette
+from . import (
+    fields,  # noqa: F401  (registers the strings of the unit's choices, which props() reads)
+    glance,
+    lod,
+)
+from .palette import DISPLAY_KIND, KIND_COLORS, MAX_CHUNKS, chunk_palette, label_palette
 
 ROW = 0.38  # half the height of a rank's row of boxes, in rank units
 ROW_PX = 26  # timeline height per rank
@@ -91,7 +95,16 @@ def labels(res: Result, plot_px: float, window: tuple[float, float] | None = Non
         f"{b}|{b2}" if k == FB else str(b)
         for k, b, b2 in zip(order.kind[keep].tolist(), order.mb[keep].tolist(), order.mb2[keep].tolist())
     ]
-    return {"x": (tl.start[keep] + tl.end[keep]) / 2, "y": order.rank[keep].astype(np.float64), "text": text}
+    return {"x": (tl.start[keep] + tl.end[keep]) / 2, "y": order.rank[keep].astype(np.float64), "text": text,
+            "dark": dark_labels(res, keep)}
+
+
+def dark_labels(res: Result, keep: np.ndarray) -> np.ndarray:
+    """1.0 where the label on op `keep[i]` is drawn black, 0.0 where white: whichever
+    contrasts more with its box (palette.label_color)."""
+    color = DISPLAY_KIND[res.order.kind[keep]] * MAX_CHUNKS + chunk_of(res)[keep]
+    dark = np.array(label_palette(res.order.chunks_per_rank)) == "#000000"
+    return dark[color].astype(np.float64)
 
 
 def bubbles(res: Result) -> dict[str, np.ndarray]:
@@ -131,7 +144,7 @@ def inflight_steps(res: Result) -> dict:
         v = np.concatenate([[0.0], v.astype(np.float64)])
         xs.append(np.repeat(t, 2)[1:])  # t0, t1, t1, t2, t2, ..., tk, tk
         ys.append(np.repeat(v, 2)[:-1])  # v0, v0, v1, v1, ..., v(k-1), vk
-    return {"xs": xs, "ys": ys, "rank": np.arange(P, dtype=np.float64)}
+    return {"xs": xs, "ys": ys, "rank": np.arange(P, dtype=np.float64), **glance.line_style(P)}
 
 
 def timeline_height(P: int) -> int:
@@ -205,8 +218,7 @@ def figure_view(res: Result, unit: str = "micro-batches", lang: str = "en", plot
 strings({
     "title.timeline": ("Timeline (hatched: idle)", "时间线（斜线阴影：气泡）"),
     "title.inflight": ("Peak in-flight activations", "在途激活峰值"),
-    "title.over_time": ("In-flight activations over time (one line per rank, dark = rank 0)",
-                        "在途激活随时间变化（每个 rank 一条线，最深的是 rank 0）"),
+    "title.over_time": ("In-flight activations over time", "在途激活随时间变化"),
     "axis.time": ("time", "时间"),
     "axis.rank": ("rank", "rank"),
     "axis.peak": ("peak in flight ({unit})", "在途激活峰值（{unit}）"),
