@@ -62,7 +62,7 @@ def _add_config_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("-P", type=_whole("P"), default=4, help="pipeline ranks, one GPU each (default 4)")
     p.add_argument("-m", type=_whole("m"), default=8, help="micro-batches per iteration (default 8)")
     p.add_argument("-V", type=_whole("V"), default=None,
-                   help="model chunks per rank: 1 for gpipe, 1f1b, zb-h1, zb-h2; 2 for zb-v; any for "
+                   help="model chunks per rank: 1 for gpipe, 1f1b, zb-h1, zb-h2; 2 for zb-v and dualpipe-v; any for "
                         "interleaved (default: the schedule's own, 2 for interleaved)")
     p.add_argument("-G", "--group-size", dest="G", type=_whole("G"), default=None,
                    help="interleaved only: micro-batches per group (default P, or PyTorch's rule "

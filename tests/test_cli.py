@@ -88,7 +88,7 @@ def test_help_explains_every_flag():
     p = cli("export", "--help")
     for flag in ("--schedule", "-P", "-m", "-V", "--group-size", "--tf", "--tb", "--tw", "--comm", "--format", "--output"):
         assert flag in p.stdout
-    assert "gpipe, 1f1b, interleaved, zb-h1, zb-h2, zb-v" in p.stdout
+    assert "gpipe, 1f1b, interleaved, zb-h1, zb-h2, zb-v, dualpipe-v" in " ".join(p.stdout.split())
 
 
 @pytest.mark.parametrize("args,fragment", [
