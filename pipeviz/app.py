@@ -205,7 +205,9 @@ class Explorer(pn.viewable.Viewer):
         res, px = self.result, self.figures.label_px()
         self._window = window
         with pn.io.hold():
-            self.figures.sources["ops"].data = columns.ops(res, px, window)
+            boxes = columns.ops(res, px, window)
+            self.figures.sources["ops"].data = boxes
+            self.figures.sources["fb_halves"].data = columns.fb_halves(res, boxes)
             self.figures.relabel(columns.labels(res, px, window))
 
     def _show_notice(self, lang: str) -> None:
@@ -281,7 +283,7 @@ class Explorer(pn.viewable.Viewer):
         costs = [
             pn.widgets.FloatInput.from_param(getattr(self.param, k), name=template(f"field.{k}", lang),
                                              step=FIELDS[k].step)
-            for k in ("tf", "tb", "tw", "comm")
+            for k in ("tf", "tb", "tw", "comm", "tfb")
         ]
         presets = pn.widgets.Select(
             name=template("field.preset", lang), options={template(f"preset.{p}", lang): p for p in PRESETS},

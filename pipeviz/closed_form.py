@@ -42,7 +42,7 @@ class AuthorsBubble:
     form's `bubble_exact`); the simulation says whether that is the largest."""
 
     who: str  # strings key naming whose formula it is, e.g. "cf.deepseek"
-    formula: str  # in their notation, e.g. "(PP/2-1)(F&B+B-3W)"
+    formula: str  # in their notation, and restated in SPEC.md's symbols
     idle: Fraction  # its value, in pipeviz's time units
     rank: int
 

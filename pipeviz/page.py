@@ -209,6 +209,7 @@ def widgets(cfg: Config, lang: str) -> dict:
         ),
         P=slider("P", cfg.P), m=slider("m", cfg.m), V=slider("V", cfg.V),
         tf=spinner("tf", c.tf), tb=spinner("tb", c.tb), tw=spinner("tw", c.tw), comm=spinner("comm", c.comm),
+        tfb=spinner("tfb", c.tfb or 0.0),
         unit=choice("unit", FIELDS["unit"].default), lang=choice("lang", lang),
         preset=Select(value=next(iter(PRESETS)), name="preset", **texts["preset"]),
     )
@@ -232,7 +233,7 @@ def document_html(cfg: Config, lang: str, script_tags: str) -> str:
                             callback("change", key))
     costs_box = column(
         Div(styles={"font-size": "12px"}, sizing_mode="stretch_width", name="costs_note", **texts["costs_note"]),
-        row(ui["tf"], ui["tb"]), row(ui["tw"], ui["comm"]), visible=False, sizing_mode="stretch_width",
+        row(ui["tf"], ui["tb"]), row(ui["tw"], ui["comm"]), row(ui["tfb"]), visible=False, sizing_mode="stretch_width",
     )
     costs_toggle = Toggle(active=False, name="costs-toggle", **texts["costs-toggle"])
     costs_toggle.js_link("active", costs_box, "visible")
@@ -261,7 +262,7 @@ def document_html(cfg: Config, lang: str, script_tags: str) -> str:
 def build(cfg: Config, lang: str = "en") -> str:
     """The page's HTML, opening at `cfg` (a ConfigError if the explorer cannot show it)."""
     for key, value in (("P", cfg.P), ("m", cfg.m), ("V", cfg.V), ("tf", cfg.costs.tf), ("tb", cfg.costs.tb),
-                       ("tw", cfg.costs.tw), ("comm", cfg.costs.comm)):
+                       ("tw", cfg.costs.tw), ("comm", cfg.costs.comm), ("tfb", cfg.costs.tfb or 0.0)):
         f = FIELDS[key]
         if not f.low <= value <= f.high:
             raise ConfigError("page.range", key=key, value=value, valid=f.range_text)

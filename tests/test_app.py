@@ -248,3 +248,25 @@ def test_an_invalid_state_keeps_its_warning_and_stays_out_of_the_url(app, monkey
     app.P = 6
     assert app.problem is None and not app.notice.visible
     assert written and written[-1]["search"].startswith("?schedule=1f1b&P=6&")
+
+
+def test_dualpipe_v_reads_out_deepseeks_bubble_beside_each_ranks_idle(app):
+    app.apply_preset("dualpipe-v")
+    assert (app.schedule, app.P, app.m, app.V) == ("dualpipe-v", 4, 10, 2)
+    html = app.readout.object
+    assert "DeepSeek&#x27;s bubble D = (PP/2-1)(F&amp;B+B-3W)" in html
+    assert "simulated idle per rank: 3, 3, 3, 3 · the longest, on rank 0, 1, 2, 3" in html
+    halves = app.figures.sources["fb_halves"].data
+    res = run(Config("dualpipe-v", 4, 10, 2))
+    assert len(halves["left"]) == (res.order.kind == 4).sum() > 0
+    app.tfb = 4.0  # slower than F and B apart: DeepSeek's D is the bottom ranks' idle, not the longest
+    assert "rank 2, 3 idles that long, but rank 0 idles" in app.readout.object
+    assert app.figures.x_range.end == pytest.approx(run(Config("dualpipe-v", 4, 10, 2, Costs(tfb=4.0))).metrics.makespan
+                                                    * 1.01)
+
+
+def test_dualpipe_v_m_below_2P_snaps_to_2P(app):
+    app.param.update(schedule="dualpipe-v", V=2, m=10)
+    app.m = 5
+    assert app.m == 8
+    assert "DualPipe-V needs m &gt;= 2P" in app.notice.object and "m set to 8" in app.notice.object

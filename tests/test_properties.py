@@ -9,7 +9,7 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from pipeviz import NAMES, Config, ConfigError, Costs, run
-from pipeviz.order import B, F, FB, I, W
+from pipeviz.order import FB, B, F, I, W
 from pipeviz.simulate import op_durations
 
 cost = st.sampled_from([0.25, 0.5, 1.0, 1.5, 2.0, 3.0]) | st.floats(0.05, 8.0, allow_nan=False)

@@ -29,6 +29,7 @@ FONT = '"Noto Sans CJK SC", "Source Han Sans SC", "PingFang SC", "Microsoft YaHe
 SOURCES = {
     "ops": ["left", "right", "top", "bottom", "rank", "kind", "mb", "stage", "mb2", "stage2", "chunk", "color", "count",
             "outline"],
+    "fb_halves": ["left", "right", "top", "bottom", "color"],  # the backward half of each F&B box
     "labels": ["x", "y", "text"],
     "bubbles": ["left", "right", "top", "bottom", "rank", "length"],
     "bars": ["rank", "zero", "b", "peak", "w_only", "theory"],
@@ -71,6 +72,12 @@ class Figures:
             fill_color={"field": "color", "transform": self.op_colors}, line_color="white", line_width=0.6,
             line_alpha="outline",  # outlines only where a box is wide enough to show one (view/lod.py)
         )
+        # An overlapped F&B is one box: its forward half (the op's own quad) above, its
+        # backward half below, drawn over it; the hover is the op's.
+        fig.quad(
+            left="left", right="right", top="top", bottom="bottom", source=self.sources["fb_halves"],
+            fill_color={"field": "color", "transform": self.op_colors}, line_color="white", line_width=0.6,
+        )
         fig.text(
             x="x", y="y", text="text", source=self.sources["labels"], text_align="center", text_baseline="middle",
             text_font_size="10px", text_color="white", text_font=value(FONT),
@@ -81,7 +88,10 @@ class Figures:
             hatch_scale=7, hatch_weight=1,
         )
         kind_name = CustomJSHover(name="kind_names", args={"names": []}, code="return names[value]")
-        fig.add_tools(HoverTool(name="ops_hover", renderers=[ops], formatters={"@kind": kind_name}))
+        # An F&B's backward half: " & 3" after the forward's micro-batch and stage; nothing for other ops.
+        pair_part = CustomJSHover(name="pair_part", code="return value < 0 ? '' : ' & ' + value")
+        fig.add_tools(HoverTool(name="ops_hover", renderers=[ops],
+                                formatters={"@kind": kind_name, "@mb2": pair_part, "@stage2": pair_part}))
         fig.add_tools(HoverTool(name="bubbles_hover", renderers=[bubbles]))
         fig.yaxis.ticker = FixedTicker(ticks=[], name="rank_ticker")
         fig.xgrid.grid_line_color = None

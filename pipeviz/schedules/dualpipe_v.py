@@ -39,7 +39,7 @@ import numpy as np
 from ..closed_form import AuthorsBubble, ClosedForm, cost_fractions, exact
 from ..config import Config
 from ..errors import ConfigError
-from ..order import B, F, FB, I, Order, OrderBuilder, W, v_placement
+from ..order import FB, B, F, I, Order, OrderBuilder, W, v_placement
 from ..schedule import Schedule
 from ..text import msg, strings
 
@@ -184,7 +184,7 @@ def closed_form(cfg: Config) -> ClosedForm:
     peak = np.full(P, 2 * P + 1, dtype=np.int64)  # DeepSeek's PP+1 chunks, every rank
     return ClosedForm(
         bubble=bubble,
-        bubble_formula=formula + ", D = (P-1)(t_fb+t_b-2t_w)/2",
+        bubble_formula=formula,
         bubble_exact=caveat is None,
         caveat=caveat,
         steady_bubble=bubble,  # rank 0 runs from the first op to the last
@@ -193,7 +193,8 @@ def closed_form(cfg: Config) -> ClosedForm:
         peak_awaiting_b=peak,  # the peak comes before any split backward
         peak_awaiting_w=np.zeros(P, dtype=np.int64),
         p2p_per_microbatch=4 * (P - 1),  # 2P-1 boundaries, one of them inside rank P-1
-        authors=AuthorsBubble(who="dualpipe-v.deepseek", formula="(PP/2-1)(F&B+B-3W)", idle=D, rank=P - 1),
+        authors=AuthorsBubble(who="dualpipe-v.deepseek", formula="D = (PP/2-1)(F&B+B-3W) = (P-1)(t_fb+t_b-2t_w)/2",
+                              idle=D, rank=P - 1),
     )
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..engine import Result
-from ..order import EB, EF, FB
+from ..order import EB, EF, FB, B
 from ..text import fill, strings, template
 from . import fields, lod  # noqa: F401  (fields registers the strings of the unit's choices, which props() reads)
 from .palette import DISPLAY_KIND, KIND_COLORS, MAX_CHUNKS, chunk_palette
@@ -27,15 +27,21 @@ LABEL_PX_PER_CHAR = 7.5  # a micro-batch number is drawn when its box has room f
 CHUNKS = "chunks"  # the unit field's choice that counts chunks; the other counts micro-batch equivalents
 
 
-def chunk_of(res: Result) -> np.ndarray:
-    """(N,) index of each op's chunk within its rank, 0 .. chunks per rank - 1."""
+def chunk_of_stage(res: Result, stage: np.ndarray) -> np.ndarray:
+    """Index within its rank of each stage's chunk, 0 .. chunks per rank - 1."""
     order = res.order
     if res.schedule.placement == "v":  # chunk 0 on the way down, chunk 1 on the way back
         nth = (np.arange(order.S) >= order.P).astype(np.int64)
     else:  # stage cP + r is chunk c of rank r
         nth = np.arange(order.S) // order.P
+    return nth[np.maximum(stage, 0)]
+
+
+def chunk_of(res: Result) -> np.ndarray:
+    """(N,) index of each op's chunk within its rank (an F&B's: its forward part's)."""
+    order = res.order
     encoder = (order.kind == EF) | (order.kind == EB)
-    return np.where(encoder, 0, nth[np.maximum(order.stage, 0)])
+    return np.where(encoder, 0, chunk_of_stage(res, order.stage))
 
 
 def full_window(res: Result) -> tuple[float, float]:
@@ -73,6 +79,22 @@ def ops(res: Result, plot_px: float = 816.0, window: tuple[float, float] | None 
         "color": boxes["color"].astype(np.float64),
         "count": boxes["count"],
         "outline": boxes["outline"],
+    }
+
+
+def fb_halves(res: Result, boxes: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """The lower (backward) half of every overlapped F&B box the timeline draws as
+    its own (`boxes` from `ops`: a run of narrow ops keeps its one colour), coloured
+    as a backward of the chunk its backward part runs on."""
+    pair = np.flatnonzero((boxes["kind"] == FB) & (boxes["count"] == 1))
+    rank = boxes["rank"][pair].astype(np.float64)
+    chunk = chunk_of_stage(res, boxes["stage2"][pair])
+    return {
+        "left": boxes["left"][pair],
+        "right": boxes["right"][pair],
+        "top": rank,
+        "bottom": rank + ROW,
+        "color": (DISPLAY_KIND[B] * MAX_CHUNKS + chunk).astype(np.float64),
     }
 
 
@@ -177,8 +199,8 @@ def texts(lang: str) -> dict:
         "over_time_xaxis": {"axis_label": t("axis.time")},
         "rank_axis": {"axis_label": t("axis.rank")},
         "kind_names": {"args": {"names": kind_names}},
-        "ops_hover": {"tooltips": [[t("hover.op"), "@kind{custom} · mb @mb"], [t("axis.rank"), "@rank"],
-                                   [t("hover.stage"), "@stage (" + t("hover.chunk") + " @chunk)"],
+        "ops_hover": {"tooltips": [[t("hover.op"), "@kind{custom} · mb @mb@mb2{custom}"], [t("axis.rank"), "@rank"],
+                                   [t("hover.stage"), "@stage (" + t("hover.chunk") + " @chunk)@stage2{custom}"],
                                    [t("axis.time"), "@left{0.[000]} → @right{0.[000]}"],
                                    [t("hover.count"), "@count"]]},
         "bubbles_hover": {"tooltips": [[t("hover.idle"), "@length{0.[000]}"], [t("axis.rank"), "@rank"],
@@ -190,9 +212,11 @@ def texts(lang: str) -> dict:
 
 
 def figure_view(res: Result, unit: str = "micro-batches", lang: str = "en", plot_px: float = 816.0) -> dict:
+    boxes = ops(res, plot_px)
     return {
         "sources": {
-            "ops": ops(res, plot_px),
+            "ops": boxes,
+            "fb_halves": fb_halves(res, boxes),
             "labels": labels(res, plot_px),
             "bubbles": bubbles(res),
             "bars": inflight_bars(res, unit),

@@ -24,8 +24,9 @@ from .palette import KIND_COLORS, W_ONLY_COLOR
 LAYOUTS = {
     "readout": (
         '<div class="pv-readout"><div class="pv-bubble">{bubble}</div>'
-        '<div class="pv-verdict">{verdict}</div><div class="pv-summary">{summary}</div></div>'
+        '<div class="pv-verdict">{verdict}</div>{authors}<div class="pv-summary">{summary}</div></div>'
     ),
+    "authors": '<div class="pv-authors">{text}</div>',
     "verdict": '<span class="pv-{cls}">{text}</span>',
     "sep": " · ",
     "swatch": '<span class="pv-swatch" style="background:{color}"></span>',
@@ -65,6 +66,41 @@ def closed_form_text(res: Result) -> str:
     return f"{th.bubble_formula}{middle} = {pct(float(th.bubble))}"
 
 
+def same_time(a: float, b: float, makespan: float) -> bool:
+    return abs(a - b) <= 1e-9 * max(1.0, makespan)
+
+
+def authors_values(res: Result) -> dict | None:
+    """A bubble its authors state as idle time (DeepSeek's), beside the simulated idle
+    of every rank: which ranks idle exactly that long, and whether it is the longest."""
+    th, mt = res.theory, res.metrics
+    if th is None or th.authors is None:
+        return None
+    a = th.authors
+    value = float(a.idle)
+    idle = mt.idle.tolist()
+    ranks = [r for r, x in enumerate(idle) if same_time(x, value, mt.makespan)]
+    top = max(range(len(idle)), key=lambda r: idle[r])
+    return {
+        "who": a.who, "formula": a.formula, "value": num(value), "idle": [num(x) for x in idle], "ranks": ranks,
+        "largest": bool(ranks) and same_time(idle[top], value, mt.makespan), "top": top, "top_idle": num(idle[top]),
+    }
+
+
+def authors_html(v: dict | None, lang: str = "en") -> str:
+    if v is None:
+        return ""
+    if v["largest"]:
+        verdict = Msg("ro.authors_largest", {"ranks": v["ranks"]})
+    elif v["ranks"]:
+        verdict = Msg("ro.authors_rank", {"ranks": v["ranks"], "top": v["top"], "top_idle": v["top_idle"]})
+    else:
+        verdict = Msg("ro.authors_none")  # the bubble's verdict above says why
+    text = fill("ro.authors", lang, html=True, who=Msg(v["who"]), formula=v["formula"], value=v["value"],
+                idle=v["idle"], verdict=verdict)
+    return compose("authors", text=text)
+
+
 def readout_values(res: Result) -> dict:
     mt, th = res.metrics, res.theory
     steady = abs(mt.steady_bubble_fraction - mt.bubble_fraction) > 1e-12
@@ -80,6 +116,7 @@ def readout_values(res: Result) -> dict:
         "chunks": res.order.chunks_per_rank,
         "p2p_article": mt.p2p_article,
         "p2p_total": mt.p2p_per_microbatch,
+        "authors": authors_values(res),
     }
 
 
@@ -104,6 +141,7 @@ def readout_html(v: dict, lang: str = "en") -> str:
         "readout",
         bubble=fill("ro.bubble", lang, html=True, sim=v["sim"], closed=v["closed"]),
         verdict=verdict,
+        authors=authors_html(v["authors"], lang),
         summary=LAYOUTS["sep"].join(summary),
     )
 
@@ -170,6 +208,16 @@ strings({
                   '气泡占比（单次迭代）：<b class="pv-sim">模拟 {sim}</b>，{closed}'),
     "ro.agree": ("simulation and closed form agree", "模拟值与闭式公式一致"),
     "ro.differ": ("they differ: {why}", "两者不同：{why}"),
+    "ro.authors": (
+        "{who} {formula} = <b>{value}</b> idle · simulated idle per rank: {idle} · {verdict}",
+        "{who} {formula} = <b>{value}</b> 的空闲 · 模拟的每个 rank 空闲：{idle} · {verdict}",
+    ),
+    "ro.authors_largest": ("the longest, on rank {ranks}", "即最长的空闲，在 rank {ranks}"),
+    "ro.authors_rank": (
+        "rank {ranks} idles that long, but rank {top} idles {top_idle}",
+        "rank {ranks} 的空闲正是这么长，但 rank {top} 空闲 {top_idle}",
+    ),
+    "ro.authors_none": ("no rank idles that long", "没有哪个 rank 的空闲是这么长"),
     "ro.no_caveat": ("the closed form does not cover this case", "闭式公式不涵盖这种情况"),
     "ro.makespan": ("makespan <b>{v}</b>", "总时长 <b>{v}</b>"),
     "ro.steady": (

@@ -24,7 +24,7 @@ from .fields import FIELDS
 
 # The fields config() reads: a change to any other field (unit, lang) redraws
 # without running the engine.
-ENGINE_FIELDS = ("schedule", "P", "m", "V", "tf", "tb", "tw", "comm")
+ENGINE_FIELDS = ("schedule", "P", "m", "V", "tf", "tb", "tw", "comm", "tfb")
 # Rule 1's pair: V > 1 on the first is the second (1F1B is interleaved 1F1B with V = 1).
 V_STEP = ("1f1b", "interleaved")
 
@@ -32,7 +32,7 @@ V_STEP = ("1f1b", "interleaved")
 def config(state: dict) -> Config:
     """The engine configuration a state shows."""
     return Config(state["schedule"], state["P"], state["m"], state["V"],
-                  Costs(state["tf"], state["tb"], state["tw"], state["comm"]))
+                  Costs(state["tf"], state["tb"], state["tw"], state["comm"], state.get("tfb") or None))
 
 
 def problem(state: dict) -> ConfigError | None:
