@@ -14,6 +14,7 @@ import numpy as np
 from .causes import NONE, critical_path, gap_waits
 from .engine import Result
 from .order import EB, EF, FB, KIND_NAMES, I
+from .text import template
 
 FORMATS = ("json", "csv", "chrome-trace", "actions")
 
@@ -74,6 +75,12 @@ def to_dict(res: Result) -> dict:
     if mt.peak_awaiting_b is not None:
         metrics["peak_inflight_awaiting_b"] = mt.peak_awaiting_b.tolist()
         metrics["peak_inflight_awaiting_w"] = mt.peak_awaiting_w.tolist()
+    if th.authors is not None:  # a bubble its authors state as idle time (DeepSeek's for dualpipe-v)
+        a = th.authors
+        metrics["authors_bubble"] = {
+            "label": template(a.who), "formula": a.formula, "idle": float(a.idle), "rank": a.rank,
+            "exact": th.bubble_exact,
+        }
     waits = gap_waits(tl, b_rank, b_end)
     out = {
         "schedule": cfg.schedule,

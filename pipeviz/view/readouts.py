@@ -87,15 +87,19 @@ def authors_values(res: Result) -> dict | None:
     }
 
 
+def authors_verdict(v: dict) -> Msg:
+    """Which ranks idle as long as the authors' bubble says, from the simulation."""
+    if v["largest"]:
+        return Msg("ro.authors_largest", {"ranks": v["ranks"]})
+    if v["ranks"]:
+        return Msg("ro.authors_rank", {"ranks": v["ranks"], "top": v["top"], "top_idle": v["top_idle"]})
+    return Msg("ro.authors_none")  # the bubble's verdict says why
+
+
 def authors_html(v: dict | None, lang: str = "en") -> str:
     if v is None:
         return ""
-    if v["largest"]:
-        verdict = Msg("ro.authors_largest", {"ranks": v["ranks"]})
-    elif v["ranks"]:
-        verdict = Msg("ro.authors_rank", {"ranks": v["ranks"], "top": v["top"], "top_idle": v["top_idle"]})
-    else:
-        verdict = Msg("ro.authors_none")  # the bubble's verdict above says why
+    verdict = authors_verdict(v)
     text = fill("ro.authors", lang, html=True, who=Msg(v["who"]), formula=v["formula"], value=v["value"],
                 idle=v["idle"], verdict=verdict)
     return compose("authors", text=text)
