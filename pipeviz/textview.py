@@ -52,6 +52,8 @@ def percent(x: float) -> str:
 def bubble_sentence(res: Result) -> str:
     """'27.27% simulated, (P-1)/(m+P-1) = 3/11 = 27.27%', plus why they differ if they do."""
     th, mt = res.theory, res.metrics
+    if th is None:
+        return f"{percent(mt.bubble_fraction)} simulated (an order of one's own has no closed form)"
     frac = fraction_text(th.bubble)
     closed = f"{th.bubble_formula} = " + (f"{frac} = " if frac and "/" in frac else "") + percent(float(th.bubble))
     text = f"{percent(mt.bubble_fraction)} simulated, {closed}"
@@ -76,11 +78,13 @@ def metrics_text(res: Result) -> list[str]:
     lines = [
         f"{res.schedule.title()} ({cfg.schedule})  P={cfg.P} m={cfg.m} V={cfg.V}"
         + (f" G={cfg.G}" if cfg.G else "")
+        + (f" placement {res.schedule.placement}" if th is None else "")
         + f"  costs t_f={c.tf:g} t_b={c.tb:g} t_w={c.tw:g} comm={c.comm:g}"
         + (f" t_fb={c.tfb:g}" if c.tfb is not None else ""),
         f"makespan            {mt.makespan:g}",
         f"bubble (one iter.)  {bubble_sentence(res)}",
-        f"bubble (steady)     {percent(mt.steady_bubble_fraction)} simulated, {percent(float(th.steady_bubble))} closed form",
+        f"bubble (steady)     {percent(mt.steady_bubble_fraction)} simulated"
+        + (f", {percent(float(th.steady_bubble))} closed form" if th else ""),
         "peak in-flight      "
         + "  ".join(f"r{r}: {int(p)}" for r, p in enumerate(mt.peak_chunks))
         + (" chunks" if chunks > 1 else " micro-batches"),
@@ -93,7 +97,7 @@ def metrics_text(res: Result) -> list[str]:
             + "  ".join(f"r{r}: {b}B+{w}W" for r, (b, w) in enumerate(zip(mt.peak_awaiting_b, mt.peak_awaiting_w)))
             + "  (awaiting B + awaiting W only)"
         )
-    if th.authors is not None:
+    if th is not None and th.authors is not None:
         lines.append(authors_line(res))
     lines.append(f"p2p per micro-batch {mt.p2p_article} (the article's count), {mt.p2p_per_microbatch} sends between ranks")
     lines.append("busy / idle         " + "  ".join(f"r{r}: {b:g}/{i:g}" for r, (b, i) in enumerate(zip(mt.busy, mt.idle))))

@@ -30,6 +30,7 @@ SOURCES = {
     "ops": ["left", "right", "top", "bottom", "rank", "kind", "mb", "stage", "mb2", "stage2", "chunk", "color", "count",
             "outline"],
     "fb_halves": ["left", "right", "top", "bottom", "color"],  # the backward half of each F&B box
+    "stuck": ["left", "right", "top", "bottom", "rank", "color", "x", "y", "op", "waits", "label"],  # a deadlock's stuck ops
     "labels": ["x", "y", "text"],
     "bubbles": ["left", "right", "top", "bottom", "rank", "length"],
     "bars": ["rank", "zero", "b", "peak", "w_only", "theory"],
@@ -87,6 +88,18 @@ class Figures:
             fill_alpha=0, line_alpha=0, hatch_pattern="/", hatch_color=BUBBLE_HATCH, hatch_alpha=0.55,
             hatch_scale=7, hatch_weight=1,
         )
+        # A deadlocked order: each stuck op outlined after its rank's last op that ran,
+        # and what it waits for written beside it.
+        stuck = fig.quad(
+            left="left", right="right", top="top", bottom="bottom", source=self.sources["stuck"],
+            fill_color={"field": "color", "transform": self.op_colors}, fill_alpha=0.35, line_color="black",
+            line_width=2.5, line_dash="dashed",
+        )
+        fig.text(
+            x="x", y="y", text="label", source=self.sources["stuck"], text_align="left", text_baseline="middle",
+            text_font_size="11px", text_color="black", text_font=value(FONT), x_offset=4,
+        )
+        fig.add_tools(HoverTool(name="stuck_hover", renderers=[stuck]))
         kind_name = CustomJSHover(name="kind_names", args={"names": []}, code="return names[value]")
         # An F&B's backward half: " & 3" after the forward's micro-batch and stage; nothing for other ops.
         pair_part = CustomJSHover(name="pair_part", code="return value < 0 ? '' : ' & ' + value")

@@ -18,7 +18,7 @@ import numpy as np
 from ..engine import Result
 from ..order import EB, EF, FB, B
 from ..text import fill, strings, template
-from . import fields, lod  # noqa: F401  (fields registers the strings of the unit's choices, which props() reads)
+from . import fields, lod, own_order  # noqa: F401  (fields registers the strings of the unit's choices, which props() reads)
 from .palette import DISPLAY_KIND, KIND_COLORS, MAX_CHUNKS, chunk_palette
 
 ROW = 0.38  # half the height of a rank's row of boxes, in rank units
@@ -47,6 +47,10 @@ def chunk_of(res: Result) -> np.ndarray:
 def full_window(res: Result) -> tuple[float, float]:
     """The time range the timeline shows before any zoom (the x_range's reset values)."""
     makespan = res.metrics.makespan
+    stuck = getattr(res, "stuck", None)
+    if stuck is not None:  # a deadlocked order: room for its stuck ops and what they wait for
+        makespan = max(makespan, float(stuck.right.max())) * 1.4
+    makespan = makespan or 1.0  # nothing ran
     pad = makespan * 0.01
     return -pad, makespan + pad
 
@@ -136,7 +140,8 @@ def inflight_bars(res: Result, unit: str) -> dict[str, np.ndarray]:
         "b": held_b.astype(np.float64),
         "peak": peak.astype(np.float64),
         "w_only": (peak - held_b).astype(np.float64),
-        "theory": (th.peak_chunks * scale).astype(np.float64),
+        # An order of one's own has no closed form: no diamonds.
+        "theory": (th.peak_chunks * scale).astype(np.float64) if th is not None else np.full(P, np.nan),
     }
 
 
@@ -166,7 +171,8 @@ def props(res: Result, unit: str, lang: str) -> dict:
     chunks = res.order.chunks_per_rank
     x0, x1 = full_window(res)
     height = timeline_height(P)
-    top = float(max(res.metrics.peak_chunks.max(), res.theory.peak_chunks.max()))
+    theory_top = res.theory.peak_chunks.max() if res.theory is not None else 0
+    top = float(max(res.metrics.peak_chunks.max(initial=0), theory_top, 1))
     if unit != CHUNKS:
         top /= chunks
     in_flight = "axis.inflight_chunks" if chunks > 1 else "axis.inflight"
@@ -180,7 +186,7 @@ def props(res: Result, unit: str, lang: str) -> dict:
         "w_only": {"visible": res.order.has_w},
         "bars_x_range": {"start": 0, "end": top * 1.15},
         "bars_xaxis": {"axis_label": fill("axis.peak", lang, unit=template(f"choice.unit.{unit}", lang))},
-        "over_time_y_range": {"start": 0, "end": float(res.metrics.peak_chunks.max()) * 1.08 + 0.5},
+        "over_time_y_range": {"start": 0, "end": float(res.metrics.peak_chunks.max(initial=0)) * 1.08 + 0.5},
         "over_time_yaxis": {"axis_label": template(in_flight, lang)},
         "rank_colors": {"high": max(P - 1, 1)},
         **texts(lang),
@@ -203,6 +209,7 @@ def texts(lang: str) -> dict:
                                    [t("hover.stage"), "@stage (" + t("hover.chunk") + " @chunk)@stage2{custom}"],
                                    [t("axis.time"), "@left{0.[000]} → @right{0.[000]}"],
                                    [t("hover.count"), "@count"]]},
+        "stuck_hover": {"tooltips": [[t("hover.stuck"), "@op"], [t("hover.waits"), "@waits"]]},
         "bubbles_hover": {"tooltips": [[t("hover.idle"), "@length{0.[000]}"], [t("axis.rank"), "@rank"],
                                        [t("axis.time"), "@left{0.[000]} → @right{0.[000]}"]]},
         "bars_hover": {"tooltips": [[t("axis.rank"), "@rank"], [t("hover.peak"), "@peak{0.[00]}"],
@@ -217,6 +224,7 @@ def figure_view(res: Result, unit: str = "micro-batches", lang: str = "en", plot
         "sources": {
             "ops": boxes,
             "fb_halves": fb_halves(res, boxes),
+            "stuck": own_order.stuck_columns(res, ROW, lang),
             "labels": labels(res, plot_px),
             "bubbles": bubbles(res),
             "bars": inflight_bars(res, unit),

@@ -18,6 +18,7 @@ from ..engine import Result
 from ..errors import ConfigError
 from ..registry import NAMES, SCHEDULES
 from ..text import Msg, fill, strings, template
+from . import own_order
 from .palette import KIND_COLORS, W_ONLY_COLOR
 
 # Markup with {slots} for HTML that is already built (never for raw text).
@@ -110,9 +111,10 @@ def readout_values(res: Result) -> dict:
     steady = abs(mt.steady_bubble_fraction - mt.bubble_fraction) > 1e-12
     return {
         "sim": pct(mt.bubble_fraction),
-        "closed": closed_form_text(res),
+        "closed": closed_form_text(res) if th is not None else None,
         "agree": res.bubble_agrees,
-        "why": th.caveat,
+        "why": th.caveat if th is not None else None,
+        "own": own_order.readout_values(res) if th is None else None,  # an order of one's own
         "makespan": num(mt.makespan),
         "steady": pct(mt.steady_bubble_fraction) if steady else None,
         "peak_mb": num(mt.peak_microbatches[0]),
@@ -131,23 +133,41 @@ def peak_text(v: dict, lang: str) -> str:
 
 
 def readout_html(v: dict, lang: str = "en") -> str:
+    if v["own"] is not None:
+        return own_readout_html(v, lang)
     if v["agree"]:
         verdict = compose("verdict", cls="agree", text=fill("ro.agree", lang, html=True))
     else:
         why = v["why"] if v["why"] is not None else Msg("ro.no_caveat")
         verdict = compose("verdict", cls="differ", text=fill("ro.differ", lang, html=True, why=why))
-    summary = [fill("ro.makespan", lang, html=True, v=v["makespan"])]
-    if v["steady"] is not None:
-        summary.append(fill("ro.steady", lang, html=True, v=v["steady"]))
-    summary.append(fill("ro.peak", lang, html=True, v=peak_text(v, lang)))
-    summary.append(fill("ro.p2p", lang, html=True, article=v["p2p_article"], total=v["p2p_total"]))
     return compose(
         "readout",
         bubble=fill("ro.bubble", lang, html=True, sim=v["sim"], closed=v["closed"]),
         verdict=verdict,
         authors=authors_html(v["authors"], lang),
-        summary=LAYOUTS["sep"].join(summary),
+        summary=summary_html(v, lang),
     )
+
+
+def summary_html(v: dict, lang: str) -> str:
+    summary = [fill("ro.makespan", lang, html=True, v=v["makespan"])]
+    if v["steady"] is not None:
+        summary.append(fill("ro.steady", lang, html=True, v=v["steady"]))
+    summary.append(fill("ro.peak", lang, html=True, v=peak_text(v, lang)))
+    summary.append(fill("ro.p2p", lang, html=True, article=v["p2p_article"], total=v["p2p_total"]))
+    return LAYOUTS["sep"].join(summary)
+
+
+def own_readout_html(v: dict, lang: str) -> str:
+    """An order of one's own: its simulated numbers, what was read from it, no closed
+    form; a deadlocked one says so (the notice names the stuck ops)."""
+    own = v["own"]
+    verdict = compose("verdict", cls="own", text=own_order.verdict(own).html(lang))
+    if own["deadlock"]:
+        return compose("readout", bubble=fill("own.deadlock", lang, html=True), verdict=verdict, authors="",
+                       summary="")
+    return compose("readout", bubble=fill("own.bubble", lang, html=True, sim=v["sim"]), verdict=verdict, authors="",
+                   summary=summary_html(v, lang))
 
 
 def bars_key_html(has_w: bool, lang: str = "en") -> str:
@@ -167,11 +187,27 @@ def table_config(cfg: Config, name: str) -> Config:
     return Config(name, cfg.P, cfg.m, SCHEDULES[name].fixed_V or cfg.V, cfg.costs)
 
 
-def table_values(cfg: Config, run: Callable[[Config], Result]) -> list[dict]:
-    rows = []
+def own_row(res: Result) -> dict:
+    """The table's row for an order of one's own (first, and current)."""
+    row = {"name": res.config.schedule, "V": res.config.V, "current": True}
+    if getattr(res, "deadlock", None) is not None:
+        return {**row, "error": Msg("own.deadlock_row")}
+    mt = res.metrics
+    return {
+        **row, "error": None, "sim": pct(mt.bubble_fraction), "closed": "—",
+        "steady": pct(mt.steady_bubble_fraction), "peak_mb": num(mt.peak_microbatches[0]),
+        "peak_chunks": int(mt.peak_chunks[0]), "chunks": res.order.chunks_per_rank,
+        "p2p_article": mt.p2p_article, "p2p_total": mt.p2p_per_microbatch,
+    }
+
+
+def table_values(cfg: Config, run: Callable[[Config], Result], own: Result | None = None) -> list[dict]:
+    """Every schedule at cfg's P, m and V (its own V where fixed); with an order of
+    one's own shown, its row first."""
+    rows = [own_row(own)] if own is not None else []
     for name in NAMES:
         row_cfg = table_config(cfg, name)
-        row = {"name": name, "V": row_cfg.V, "current": name == cfg.schedule}
+        row = {"name": name, "V": row_cfg.V, "current": own is None and name == cfg.schedule}
         try:
             res = run(row_cfg)
         except ConfigError as e:

@@ -9,7 +9,9 @@ chart, and never write an invalid state to the URL.
    2 for the V-shaped ones) keeps it. Moving V above 1 on 1F1B is the article's
    step "drag V to 2 or 3": it moves to interleaved 1F1B, which at V = 1 is 1F1B.
    Interleaved at V = 1 shows 1F1B's order and numbers, and says so.
-2. m. Where the schedule refuses m (Megatron's interleaved order needs m >= P),
+2. An order of one's own (view/own_order.py): while it is shown, P, m and V follow
+   it and the rules below do not apply; moving the schedule, P, m or V goes back.
+3. m. Where the schedule refuses m (Megatron's interleaved order needs m >= P),
    m moves to the nearest value it accepts, and the note gives the rule.
 """
 
@@ -20,6 +22,7 @@ from ..costs import Costs
 from ..errors import ConfigError
 from ..registry import SCHEDULES, check
 from ..text import Msg, msg, strings
+from . import own_order
 from .fields import FIELDS
 
 # The fields config() reads: a change to any other field (unit, lang) redraws
@@ -47,6 +50,9 @@ def normalize(state: dict, changed) -> tuple[dict, list[Msg]]:
     state = dict(state)
     changed = set(changed)
     notes: list[Msg] = []
+    own, notes = own_order.rule(state, changed)  # an order of one's own: P, m, V follow it
+    if own:
+        return state, notes
     name, V = state["schedule"], state["V"]
     fixed = SCHEDULES[name].fixed_V
     by_v = "V" in changed and "schedule" not in changed  # the V slider moved, nothing else
