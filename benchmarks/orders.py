@@ -43,9 +43,9 @@ def main() -> None:
         placement = res.schedule.placement
         repeat = args.repeat or max(3, min(30, int(100_000 / res.order.n_ops)))
         order = read(text, placement)
-        t_text = median_ms(lambda: read(text, placement), repeat)
-        t_json = median_ms(lambda: read(data, placement), repeat)
-        t_run = median_ms(lambda: run_order(order, res.config.costs, placement), repeat)
+        t_text = median_ms(lambda text=text, p=placement: read(text, p), repeat)
+        t_json = median_ms(lambda data=data, p=placement: read(data, p), repeat)
+        t_run = median_ms(lambda o=order, c=res.config.costs, p=placement: run_order(o, c, p), repeat)
         print(f"{name:<12} {P:>3} {m:>4} {V:>2} {res.order.n_ops:>8} {t_text:>10.1f} {t_json:>10.1f} {t_run:>13.1f}")
 
 
