@@ -23,7 +23,7 @@ import param
 from bokeh.events import RangesUpdate
 
 from .config import Config
-from .custom import CUSTOM
+from .custom import CUSTOM, MAX_TEXT
 from .engine import Result, run
 from .errors import ConfigError, OrderError
 from .registry import NAMES
@@ -339,6 +339,7 @@ class Explorer(pn.viewable.Viewer):
         text = pn.widgets.TextAreaInput.from_param(
             self.param.order, name=template("field.order", lang), placeholder=template("own.placeholder", lang),
             height=150, sizing_mode="stretch_width", stylesheets=["textarea { font-family: monospace; }"],
+            max_length=MAX_TEXT,  # Panel's default (5000) would cut a pasted order short
         )
         placement = pn.widgets.RadioButtonGroup.from_param(
             self.param.placement, name=template("field.placement", lang),

@@ -126,10 +126,9 @@ def _run(args: argparse.Namespace):
     return res
 
 
-MAX_ORDER_BYTES = 64_000_000  # about ten times the text of the largest order pipeviz times
-
-
 def _read(path: str) -> str:
+    from .custom import MAX_TEXT as MAX_ORDER_BYTES
+
     try:
         with open(path, "rb") as f:
             data = f.read(MAX_ORDER_BYTES + 1)

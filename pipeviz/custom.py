@@ -32,6 +32,7 @@ from .simulate import Timeline, dependencies, describe_op, op_durations, simulat
 from .text import strings
 
 CUSTOM = "custom"  # the schedule name an order of one's own is shown and exported under
+MAX_TEXT = 64_000_000  # characters: about ten times the text of the largest order pipeviz times
 
 
 def _no_generator(cfg: Config):  # pragma: no cover (an order of one's own is read, not generated)

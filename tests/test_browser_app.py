@@ -156,3 +156,18 @@ def test_edit_this_schedule_then_change_it(page, app_url, errors):
     wait_for_text(page, "0F1 is missing")
     screenshot(page, "app-order-edited")
     assert errors == []
+
+
+def test_a_long_pasted_order_is_read_whole(page, app_url, errors):
+    text = run(Config("interleaved", 8, 32, 4)).order.to_text()
+    assert len(text) > 5000  # longer than a text box takes by default
+    page.goto(app_url)
+    wait_for_text(page, "27.27% simulated")
+    open_order_card(page)
+    box = page.locator("textarea").first
+    box.fill(text)
+    box.press("Tab")
+    page.get_by_role("button", name="Show my order").click()
+    wait_for_text(page, "Your order: P = 8 (its lines), m = 32 (read from it), V = 4 chunks per rank")
+    assert source_length(page, "ops") == 8 * 32 * 4 * 2
+    assert errors == []
