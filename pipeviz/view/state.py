@@ -25,9 +25,9 @@ from ..text import Msg, msg, strings
 from . import own_order
 from .fields import FIELDS
 
-# The fields config() reads: a change to any other field (unit, lang) redraws
-# without running the engine.
-ENGINE_FIELDS = ("schedule", "P", "m", "V", "tf", "tb", "tw", "comm", "tfb")
+# The fields the engine reads (config(), and an order of one's own): a change to any
+# other field (unit, lang) redraws without running the engine.
+ENGINE_FIELDS = ("schedule", "P", "m", "V", "tf", "tb", "tw", "comm", "tfb", *own_order.OWN_FIELDS)
 # Rule 1's pair: V > 1 on the first is the second (1F1B is interleaved 1F1B with V = 1).
 V_STEP = ("1f1b", "interleaved")
 
