@@ -16,6 +16,7 @@ ran, with the op it waits for. There is no closed form for an order of one's own
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -55,15 +56,25 @@ def read(text: str, placement: str = "loop", P: int | None = None) -> Order:
     return parse_order(text, placement, P)
 
 
+MAX_DEPTH = 32  # the export nests 4 deep; a deeper JSON is refused before it is parsed
+MAX_NUMBER = 999_999_999  # as in the text form: at most 9 digits
+_STRING = re.compile(r'"(?:[^"\\]|\\[\s\S])*"')
+
+
 def from_json(text: str, placement: str = "loop", P: int | None = None) -> Order:
     """An order from the JSON export (SPEC.md): its `ops`, each rank's in execution
-    order. An input-gradient backward is a B with "backward": "input"."""
+    order. An input-gradient backward is a B with "backward": "input". Read as
+    strictly as a browser reads JSON (no NaN or Infinity), and no deeper than
+    MAX_DEPTH, so that the page's twin says the same of any text."""
+    depth = 0
+    for c in re.sub(r"[^\[\]{}]", "", _STRING.sub("", text)):
+        depth += 1 if c in "[{" else -1
+        if depth > MAX_DEPTH:
+            raise OrderError("order.json_deep", depth=MAX_DEPTH)
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise OrderError("order.json", line=e.lineno, col=e.colno, why=e.msg) from None
-    except RecursionError:
-        raise OrderError("order.json", line=1, col=1, why="nested too deeply") from None
+        data = json.loads(text, parse_constant=_no_constant)
+    except (ValueError, RecursionError):
+        raise OrderError("order.json") from None
     ops = data.get("ops") if isinstance(data, dict) else data
     if not isinstance(ops, list) or not ops:
         raise OrderError("order.json_ops")
@@ -80,10 +91,14 @@ def from_json(text: str, placement: str = "loop", P: int | None = None) -> Order
     return order_from_ranks([by_rank[r] for r in range(ranks)], placement)
 
 
+def _no_constant(name: str):
+    raise ValueError(name)  # NaN and Infinity are not JSON
+
+
 def _whole(op: dict, key: str, n: int) -> int:
     value = op.get(key)
-    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-        raise OrderError("order.json_number", n=n, key=key, value=json.dumps(value)[:40])
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= MAX_NUMBER:
+        raise OrderError("order.json_number", n=n, key=key, max=MAX_NUMBER)
     return value
 
 
@@ -103,8 +118,8 @@ def _json_op(op, n: int) -> tuple[int, tuple]:
         return rank, (kind, _whole(op, "mb", n))
     if kind == "B" and op.get("backward") == "input":
         kind = "I"
-    if kind not in KIND_CODES:
-        raise OrderError("order.json_kind", n=n, kind=json.dumps(kind)[:40])
+    if not isinstance(kind, str) or kind not in KIND_CODES:
+        raise OrderError("order.json_kind", n=n)
     return rank, (kind, _whole(op, "mb", n), _whole(op, "stage", n))
 
 
@@ -231,18 +246,23 @@ def _stuck(order: Order, costs: Costs, e: DeadlockError) -> Stuck:
 strings({
     "sched.custom.title": ("Your order", "你的顺序"),
     "sched.custom.summary": ("an order you pasted or edited", "你粘贴或修改的顺序"),
-    "order.json": ("the JSON does not read: line {line}, column {col}: {why}",
-                   "JSON 读不了：第 {line} 行第 {col} 列：{why}"),
+    "order.json": (
+        "the text starts like JSON ({ or [) but does not read as JSON: paste the export whole, or write the order "
+        "one line per rank",
+        "这段文字以 JSON 的样子开头（{ 或 [），却读不成 JSON：请完整粘贴导出的内容，或者每个 rank 写一行",
+    ),
+    "order.json_deep": ("the JSON nests deeper than {depth} levels; the export nests 4",
+                        "这段 JSON 嵌套超过 {depth} 层；导出的内容只有 4 层"),
     "order.json_ops": (
         "the JSON holds no ops: give the export's object (with \"ops\") or its list of ops",
         "JSON 里没有操作：请给出导出的对象（含 \"ops\"）或其中的操作列表",
     ),
     "order.json_op": ("op {n} of the JSON is not an object with rank, kind, mb and stage",
                       "JSON 的第 {n} 个操作不是含 rank、kind、mb 和 stage 的对象"),
-    "order.json_number": ("op {n} of the JSON: {key} must be a whole number >= 0, got {value}",
-                          "JSON 的第 {n} 个操作：{key} 必须是 >= 0 的整数，实际是 {value}"),
-    "order.json_kind": ("op {n} of the JSON: kind {kind} is not one of F, B, W, F&B, EF, EB",
-                        "JSON 的第 {n} 个操作：kind {kind} 不在 F、B、W、F&B、EF、EB 之中"),
+    "order.json_number": ("op {n} of the JSON: {key} must be a whole number from 0 to {max}",
+                          "JSON 的第 {n} 个操作：{key} 必须是 0 到 {max} 之间的整数"),
+    "order.json_kind": ("op {n} of the JSON: its kind must be one of F, B, W, F&B, EF, EB",
+                        "JSON 的第 {n} 个操作：kind 必须是 F、B、W、F&B、EF、EB 之一"),
     "order.json_pair": (
         "op {n} of the JSON is an F&B: its parts must be its F then its B, each with mb and stage",
         "JSON 的第 {n} 个操作是 F&B：它的 parts 必须依次是 F 和 B，各有 mb 和 stage",
