@@ -253,7 +253,7 @@ def test_an_invalid_state_keeps_its_warning_and_stays_out_of_the_url(app, monkey
 
 
 def test_dualpipe_v_reads_out_deepseeks_bubble_beside_each_ranks_idle(app):
-    app.apply_preset("dualpipe-v")
+    app.apply_preset("deepseek")
     assert (app.schedule, app.P, app.m, app.V) == ("dualpipe-v", 4, 10, 2)
     html = app.readout.object
     assert "DeepSeek&#x27;s bubble D = (PP/2-1)(F&amp;B+B-3W)" in html
@@ -316,11 +316,11 @@ def test_a_deadlock_is_drawn_with_its_stuck_ops(app):
     assert "Deadlock" in app.readout.object
     ops = app.figures.sources["ops"].data
     assert ops["right"].tolist() == [1, 2, 2, 3]  # the ops that ran
-    stuck = app.figures.sources["stuck"].data
+    stuck = app.figures.sources["stuck_ops"].data
     assert stuck["label"] == ["0B0 waits for 1B0 on rank 1", "1B0 waits for 2B0 on rank 2",
                               "2F1 waits for 1F1 on rank 1"]
     assert stuck["left"].tolist() == [2, 2, 3]
     assert app.figures.x_range.end > 4  # room for the stuck ops and their labels
     assert "deadlock: see the chart" in app.table.object
     app.order = "0F0 0B0\n1F0 1B0"  # fixed: the stuck ops go
-    assert len(app.figures.sources["stuck"].data["left"]) == 0 and "deadlock" not in app.notice.object
+    assert len(app.figures.sources["stuck_ops"].data["left"]) == 0 and "deadlock" not in app.notice.object

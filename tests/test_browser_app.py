@@ -131,7 +131,7 @@ def test_a_pasted_order_that_deadlocks_shows_its_stuck_ops(page, app_url, errors
     wait_for_text(page, "deadlock: rank 0 is stuck at B(mb 0, stage 0), which waits for B(mb 0, stage 1) on rank 1")
     page.wait_for_function("""() => {
         for (const doc of Bokeh.documents) {
-            const m = doc.get_model_by_name('stuck');
+            const m = doc.get_model_by_name('stuck_ops');
             if (m && m.data.label && m.data.label.length === 3) return true;
         }
         return false;

@@ -429,7 +429,7 @@ def open_own_order(page):
 
 
 def stuck_labels(page):
-    return page.evaluate("Array.from(Bokeh.documents[0].get_model_by_name('stuck').data.label || [])")
+    return page.evaluate("Array.from(Bokeh.documents[0].get_model_by_name('stuck_ops').data.label || [])")
 
 
 def test_a_pasted_order_that_deadlocks_is_drawn_with_its_stuck_ops(page, page_file, offline):
@@ -440,7 +440,7 @@ def test_a_pasted_order_that_deadlocks_is_drawn_with_its_stuck_ops(page, page_fi
     box.press("Tab")  # the box sends its text when it loses focus
     page.get_by_role("button", name="Show my order").click()
     page.get_by_text("deadlock: rank 0 is stuck at B(mb 0, stage 0), which waits for B(mb 0, stage 1) on rank 1").wait_for()
-    page.wait_for_function("Bokeh.documents[0].get_model_by_name('stuck').data.label.length === 3")
+    page.wait_for_function("Bokeh.documents[0].get_model_by_name('stuck_ops').data.label.length === 3")
     assert stuck_labels(page) == ["0B0 waits for 1B0 on rank 1", "1B0 waits for 2B0 on rank 2", "2F1 waits for 1F1 on rank 1"]
     assert page.evaluate("Array.from(Bokeh.documents[0].get_model_by_name('ops').data.right)") == [1, 2, 2, 3]
     assert "Deadlock" in readout(page)

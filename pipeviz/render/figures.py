@@ -30,7 +30,7 @@ SOURCES = {
     "ops": ["left", "right", "top", "bottom", "rank", "kind", "mb", "stage", "mb2", "stage2", "chunk", "color", "count",
             "outline"],
     "fb_halves": ["left", "right", "top", "bottom", "color"],  # the backward half of each F&B box
-    "stuck": ["left", "right", "top", "bottom", "rank", "color", "x", "y", "op", "waits", "label"],  # a deadlock's stuck ops
+    "stuck_ops": ["left", "right", "top", "bottom", "rank", "color", "x", "y", "op", "waits", "label"],  # a deadlock's stuck ops
     "labels": ["x", "y", "text"],
     "bubbles": ["left", "right", "top", "bottom", "rank", "length"],
     "bars": ["rank", "zero", "b", "peak", "w_only", "theory"],
@@ -91,12 +91,12 @@ class Figures:
         # A deadlocked order: each stuck op outlined after its rank's last op that ran,
         # and what it waits for written beside it.
         stuck = fig.quad(
-            left="left", right="right", top="top", bottom="bottom", source=self.sources["stuck"],
+            left="left", right="right", top="top", bottom="bottom", source=self.sources["stuck_ops"],
             fill_color={"field": "color", "transform": self.op_colors}, fill_alpha=0.35, line_color="black",
             line_width=2.5, line_dash="dashed",
         )
         fig.text(
-            x="x", y="y", text="label", source=self.sources["stuck"], text_align="left", text_baseline="middle",
+            x="x", y="y", text="label", source=self.sources["stuck_ops"], text_align="left", text_baseline="middle",
             text_font_size="11px", text_color="black", text_font=value(FONT), x_offset=4,
         )
         fig.add_tools(HoverTool(name="stuck_hover", renderers=[stuck]))

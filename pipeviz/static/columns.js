@@ -294,7 +294,7 @@
       sources: {
         ops: boxes,
         fb_halves: fbHalves(res, boxes),
-        stuck: stuckColumns(res, lang),
+        stuck_ops: stuckColumns(res, lang),
         labels: labels(res, plotPx === undefined ? C.plotPx : plotPx),
         bubbles: bubbles(res),
         bars: inflightBars(res, unit),

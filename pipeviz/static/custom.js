@@ -54,7 +54,12 @@
   }
 
   function isDict(x) { return x !== null && typeof x === 'object' && !Array.isArray(x) && !(x instanceof PyFloat); }
-  function get(obj, key) { return Object.prototype.hasOwnProperty.call(obj, key) ? obj[key] : null; }
+  // A JSON object's own members (dict.get), read by name: o.kind, o.mb, ...
+  function own(obj) {
+    var out = Object.create(null);
+    Object.keys(obj).forEach(function (k) { out[k] = obj[k]; });
+    return out;
+  }
 
   var STRING = /"(?:[^"\\]|\\[\s\S])*"/g;
 
@@ -74,7 +79,7 @@
       if (e === TOO_LONG || e instanceof SyntaxError) throw E.orderError('order.json', {});
       throw e;
     }
-    var ops = isDict(data) ? get(data, 'ops') : data;
+    var ops = isDict(data) ? own(data).ops : data;
     if (!Array.isArray(ops) || !ops.length) throw E.orderError('order.json_ops', {});
     var byRank = new Map();
     ops.forEach(function (op, n) {
@@ -94,8 +99,10 @@
     return E.orderFromRanks(lists, placement);
   }
 
-  function whole(op, key, n) {
-    var value = get(op, key);
+  // The one member of `field` ({mb: value}) as a whole number from 0 to maxNumber;
+  // its name is the message's.
+  function whole(field, n) {
+    var key = Object.keys(field)[0], value = field[key];
     if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > DATA.maxNumber) {
       throw E.orderError('order.json_number', { n: n, key: key, max: DATA.maxNumber });
     }
@@ -104,20 +111,21 @@
 
   function jsonOp(op, n) {
     if (!isDict(op)) throw E.orderError('order.json_op', { n: n });
-    var rank = whole(op, 'rank', n), kind = get(op, 'kind');
+    var o = own(op), rank = whole({ rank: o.rank }, n), kind = o.kind;
     if (kind === 'F&B') {
-      var parts = get(op, 'parts');
+      var parts = o.parts;
       if (!(Array.isArray(parts) && parts.length === 2 && parts.every(isDict)
-            && get(parts[0], 'kind') === 'F' && get(parts[1], 'kind') === 'B')) {
+            && own(parts[0]).kind === 'F' && own(parts[1]).kind === 'B')) {
         throw E.orderError('order.json_pair', { n: n });
       }
-      var f = parts[0], b = parts[1];
-      return [rank, ['F&B', whole(f, 'mb', n), whole(f, 'stage', n), whole(b, 'mb', n), whole(b, 'stage', n)]];
+      var f = own(parts[0]), b = own(parts[1]);
+      return [rank, ['F&B', whole({ mb: f.mb }, n), whole({ stage: f.stage }, n), whole({ mb: b.mb }, n),
+        whole({ stage: b.stage }, n)]];
     }
-    if (kind === 'EF' || kind === 'EB') return [rank, [kind, whole(op, 'mb', n)]];
-    if (kind === 'B' && get(op, 'backward') === 'input') kind = 'I';
+    if (kind === 'EF' || kind === 'EB') return [rank, [kind, whole({ mb: o.mb }, n)]];
+    if (kind === 'B' && o.backward === 'input') kind = 'I';
     if (typeof kind !== 'string' || !E.KIND_CODES.has(kind)) throw E.orderError('order.json_kind', { n: n });
-    return [rank, [kind, whole(op, 'mb', n), whole(op, 'stage', n)]];
+    return [rank, [kind, whole({ mb: o.mb }, n), whole({ stage: o.stage }, n)]];
   }
 
   // Every op is on the rank `placement` puts its stage on (custom._fits).

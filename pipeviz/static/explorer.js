@@ -30,7 +30,7 @@
   var DATA = root.PIPEVIZ_DATA;
   var FIELDS = X.fields.FIELDS;
   var ENGINE_FIELDS = DATA.rules.engineFields;
-  var SOURCES = ['ops', 'fb_halves', 'stuck', 'labels', 'bubbles', 'bars', 'steps'];
+  var SOURCES = ['ops', 'fb_halves', 'stuck_ops', 'labels', 'bubbles', 'bars', 'steps'];
   var CACHE_SIZE = 16; // engine results kept, as app.run_cached keeps 64 (they are larger here)
 
   function byId(id) { return root.document.getElementById(id); }
@@ -246,7 +246,7 @@
     var unit = this.values.unit, px = this.labelPx(), doc = this.doc, self = this;
     var view = X.columns.figureView(res, unit, lang, px);
     var from = {
-      ops: [res, px, null], fb_halves: [res, px, null], stuck: [res, lang], labels: [res, px, null], bubbles: [res],
+      ops: [res, px, null], fb_halves: [res, px, null], stuck_ops: [res, lang], labels: [res, px, null], bubbles: [res],
       bars: [res, unit], steps: [res],
     };
     this.window = null; // the view's x_range opens at the full view

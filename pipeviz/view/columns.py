@@ -224,7 +224,7 @@ def figure_view(res: Result, unit: str = "micro-batches", lang: str = "en", plot
         "sources": {
             "ops": boxes,
             "fb_halves": fb_halves(res, boxes),
-            "stuck": own_order.stuck_columns(res, ROW, lang),
+            "stuck_ops": own_order.stuck_columns(res, ROW, lang),
             "labels": labels(res, plot_px),
             "bubbles": bubbles(res),
             "bars": inflight_bars(res, unit),

@@ -112,7 +112,7 @@ preset("staircase", schedule="interleaved", P=8, m=16, V=2, unit="chunks", **_CO
 preset("gpipe-memory", schedule="gpipe", P=4, m=8, V=1, unit="micro-batches", **_COSTS)
 preset("zero-bubble", schedule="zb-h1", P=4, m=8, V=1, unit="micro-batches", **_COSTS)
 preset("gpt", P=8, m=24, tf=18.5, tb=18.1, tw=9.3, comm=0.6, tfb=0.0)
-preset("dualpipe-v", schedule="dualpipe-v", P=4, m=10, V=2, unit="chunks", **_COSTS)  # DeepSeek's figure
+preset("deepseek", schedule="dualpipe-v", P=4, m=10, V=2, unit="chunks", **_COSTS)  # DeepSeek's figure
 
 _NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")  # ASCII digits only
 
@@ -237,7 +237,7 @@ strings({
     "preset.gpipe-memory": ("GPipe vs 1F1B memory", "GPipe 与 1F1B 的显存"),
     "preset.zero-bubble": ("Zero Bubble: ZB-H1", "Zero Bubble：ZB-H1"),
     "preset.gpt": ("Profiled GPT costs (Zero Bubble paper)", "实测 GPT 开销（Zero Bubble 论文）"),
-    "preset.dualpipe-v": ("DualPipe-V: DeepSeek's figure, P=4, m=10", "DualPipe-V：DeepSeek 的示意图，P=4，m=10"),
+    "preset.deepseek": ("DualPipe-V: DeepSeek's figure, P=4, m=10", "DualPipe-V：DeepSeek 的示意图，P=4，m=10"),
 })
 
 strings({
