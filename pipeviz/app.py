@@ -24,14 +24,15 @@ from bokeh.events import RangesUpdate
 from bokeh.layouts import column as bk_column
 
 from .config import Config
+from .custom import CUSTOM, MAX_TEXT
 from .engine import Result, run
-from .errors import ConfigError
+from .errors import ConfigError, OrderError
 from .registry import NAMES
 from .render.figures import Figures
 from .render.glance_panel import GlancePanes, marked
 from .serving import has_viewer
 from .text import Msg, fill, template
-from .view import columns, glance, readouts
+from .view import columns, glance, own_order, readouts
 from .view.fields import FIELDS, PRESETS, encode
 from .view.fields import parse as parse_url
 from .view.state import ENGINE_FIELDS, config, normalize
@@ -76,6 +77,8 @@ def _parameter(f):
         return param.Number(default=f.default, bounds=(f.low, f.high), doc=doc)
     if f.kind == "bool":
         return param.Boolean(default=f.default, doc=doc)
+    if f.kind == "text":
+        return param.String(default=f.default, doc=doc)
     return param.Selector(default=f.default, objects=list(f.choices), doc=doc)
 
 
@@ -159,13 +162,13 @@ class Explorer(pn.viewable.Viewer):
         res = self.result
         if changed & set(ENGINE_FIELDS) or res is None:
             try:
-                res = run_cached(self.config())
+                res = self._run()
                 self.problem = None
-            except ConfigError as e:
+            except (ConfigError, OrderError) as e:
                 self.problem = e.msg
                 res = None
         with pn.io.hold():
-            self._show_notice(lang)
+            self._show_notice(lang, res)
             if res is not None:
                 self.result = res
                 self._window = None  # the view's x_range opens at the full view
@@ -175,6 +178,20 @@ class Explorer(pn.viewable.Viewer):
             self._show_preset()
         self._later()
 
+    def _run(self) -> Result:
+        """The schedule's result, or the order's of one's own when that is shown."""
+        if own_order.shown(self.state()):
+            return own_order.run(self.state(), self.config().costs)
+        return run_cached(self.config())
+
+    def edit_schedule(self) -> None:
+        """Put the shown schedule's order in the order box, as text, and show it from
+        there, so that a change to it shows at once."""
+        res = self.result
+        if res is None or res.theory is None:  # an order of one's own is in the box already
+            return
+        self.update({"order": res.order.to_text(), "placement": res.schedule.placement, "custom": True})
+
     def _refresh_secondary(self) -> None:
         """The comparison table, the bars' key and the URL: sent after the chart and its
         readout have gone out, so a slider's repaint does not wait for them."""
@@ -183,8 +200,9 @@ class Explorer(pn.viewable.Viewer):
             return
         res = self.result
         if res is not None:
-            if self._table_rows[0] != res.config:  # a unit or language change keeps the numbers
-                self._table_rows = (res.config, readouts.table_values(res.config, run_cached))
+            if self._table_rows[0] is not res:  # a unit or language change keeps the numbers
+                own = res if res.theory is None else None
+                self._table_rows = (res, readouts.table_values(res.config, run_cached, own))
             with pn.io.hold():
                 self.table.object = readouts.table_html(self._table_rows[1], self.lang)
                 self.bars_key.object = readouts.bars_key_html(res.order.has_w, self.lang)
@@ -213,19 +231,25 @@ class Explorer(pn.viewable.Viewer):
         res, px = self.result, self.figures.label_px()
         self._window = window
         with pn.io.hold():
-            self.figures.sources["ops"].data = columns.ops(res, px, window)
+            boxes = columns.ops(res, px, window)
+            self.figures.sources["ops"].data = boxes
+            self.figures.sources["fb_halves"].data = columns.fb_halves(res, boxes)
             self.figures.relabel(columns.labels(res, px, window))
 
-    def _show_notice(self, lang: str) -> None:
-        """What is not valid (a warning) and what the rules adjusted (notes), as plain text."""
+    def _show_notice(self, lang: str, res: Result | None = None) -> None:
+        """What is not valid or cannot finish (a warning) and what the rules adjusted
+        (notes), as plain text. `res` is the result about to be shown."""
         lines = []
         if self.problem is not None:
             shown = self.result.config if self.result else None
             lines.append(fill("notice.invalid", lang, why=self.problem,
                               shown=describe(shown, lang) if shown else template("notice.nothing", lang)))
+        deadlock = getattr(res, "deadlock", None)
+        if deadlock is not None:  # drawn: the ops that ran, and the stuck ones
+            lines.append(deadlock.text(lang))
         lines += [n.text(lang) for n in self.notes]
         self.notice_lines = lines
-        kind = "warning" if self.problem is not None else "info"
+        kind = "warning" if self.problem is not None or deadlock is not None else "info"
         self.notice.object = (
             f'<div class="pv-notice pv-{kind}" role="status">' + "".join(f"<p>{escape(x)}</p>" for x in lines) + "</div>"
         )
@@ -275,6 +299,8 @@ class Explorer(pn.viewable.Viewer):
         # Never overwrite the URL the browser opened with, never with an invalid state.
         if loc is None or not self._ready or self.problem is not None:
             return
+        if self.custom:  # an order of one's own does not fit in a URL: leave the last one
+            return
         search = "?" + encode(self.state())
         if loc.search != search or loc.hash:
             self._writing_url = True
@@ -305,7 +331,7 @@ class Explorer(pn.viewable.Viewer):
         costs = [
             pn.widgets.FloatInput.from_param(getattr(self.param, k), name=template(f"field.{k}", lang),
                                              step=FIELDS[k].step, sizing_mode="stretch_width")
-            for k in ("tf", "tb", "tw", "comm")
+            for k in ("tf", "tb", "tw", "comm", "tfb")
         ]
         presets = pn.widgets.Select(
             name=template("field.preset", lang), sizing_mode="stretch_width",
@@ -328,9 +354,32 @@ class Explorer(pn.viewable.Viewer):
         )
         return pn.Column(
             pn.pane.HTML(f"<h2>pipeviz</h2><p>{escape(template('app.tagline', lang))}</p>"),
-            language, presets, schedule, *sliders, cost_card,
+            language, presets, schedule, *sliders, cost_card, self.order_card(lang),
             pn.pane.HTML(f"<b>{escape(template('field.unit', lang))}</b>"), unit,
             sizing_mode="stretch_width",
+        )
+
+    def order_card(self, lang: str):
+        """Bring your own order: paste it (or start from the shown schedule), pick the
+        placement, show it."""
+        text = pn.widgets.TextAreaInput.from_param(
+            self.param.order, name=template("field.order", lang), placeholder=template("own.placeholder", lang),
+            height=150, sizing_mode="stretch_width", stylesheets=["textarea { font-family: monospace; }"],
+            max_length=MAX_TEXT,  # Panel's default (5000) would cut a pasted order short
+        )
+        placement = pn.widgets.RadioButtonGroup.from_param(
+            self.param.placement, name=template("field.placement", lang),
+            options={template(f"choice.placement.{p}", lang): p for p in FIELDS["placement"].choices},
+            orientation="vertical", sizing_mode="stretch_width",
+        )
+        show = pn.widgets.Toggle.from_param(self.param.custom, name=template("field.custom", lang),
+                                            button_type="primary", sizing_mode="stretch_width")
+        edit = pn.widgets.Button(name=template("own.edit", lang), sizing_mode="stretch_width")
+        edit.on_click(lambda _: self.edit_schedule())
+        return pn.Card(
+            pn.pane.HTML(f'<div style="font-size:12px">{escape(template("own.note", lang))}</div>'),
+            edit, text, pn.pane.HTML(f"<b>{escape(template('field.placement', lang))}</b>"), placement, show,
+            title=template("own.title", lang), collapsed=True, sizing_mode="stretch_width",
         )
 
     @param.depends("lang")
@@ -365,4 +414,5 @@ class Explorer(pn.viewable.Viewer):
 
 
 def describe(cfg: Config, lang: str) -> str:
-    return fill("notice.config", lang, name=cfg.schedule, P=cfg.P, m=cfg.m, V=cfg.V)
+    name = template(f"sched.{CUSTOM}.title", lang) if cfg.schedule == CUSTOM else cfg.schedule
+    return fill("notice.config", lang, name=name, P=cfg.P, m=cfg.m, V=cfg.V)

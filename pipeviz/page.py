@@ -14,6 +14,7 @@ each file adds to one of the globals PipevizText, PipevizEngine, PipevizExplorer
   text.js          fill a template from the strings table (text.py)
   engine.js        orders, the simulator, metrics, exact fractions (order.py,
                    simulate.py, metrics.py, closed_form.py, engine.py)
+  custom.js        an order of one's own: read (text or JSON), time, deadlocks (custom.py)
   schedules/*.js   one generator and closed form per schedule (schedules/*.py)
   fields.js        the URL (view/fields.py)
   state.js         the state rules (view/state.py)
@@ -35,6 +36,7 @@ from bokeh.embed import file_html
 from bokeh.events import DocumentReady, RangesUpdate
 from bokeh.layouts import column
 from bokeh.models import (
+    Button,
     CustomJS,
     Div,
     InlineStyleSheet,
@@ -43,14 +45,16 @@ from bokeh.models import (
     Select,
     Slider,
     Spinner,
+    TextAreaInput,
     Toggle,
 )
 from bokeh.resources import Resources
 
-from . import text
+from . import custom, text
 from .config import MAX_OPS, Config
 from .costs import COST_MAX, COST_MIN, MAY_BE_ZERO
 from .costs import NAMES as COST_NAMES
+from .custom import MAX_TEXT
 from .errors import ConfigError
 from .registry import NAMES, SCHEDULES
 from .render.figures import Figures
@@ -63,7 +67,7 @@ from .view.readouts import LAYOUTS, TABLE_HEAD
 from .view.state import ENGINE_FIELDS, V_STEP
 
 # In the order the page loads them: each may use those before it.
-SCRIPTS = ("text.js", "engine.js", "fields.js", "state.js", "columns.js", "readouts.js", "glance.js", "a11y.js",
+SCRIPTS = ("text.js", "engine.js", "custom.js", "fields.js", "state.js", "columns.js", "readouts.js", "glance.js", "a11y.js",
            "explorer.js")
 
 
@@ -93,6 +97,8 @@ def page_data() -> dict:
         "presets": {name: p.values for name, p in PRESETS.items()},
         "url": {"maxRaw": MAX_RAW},
         "rules": {"vStep": list(V_STEP), "engineFields": list(ENGINE_FIELDS)},
+        "custom": {"name": custom.CUSTOM, "maxDepth": custom.MAX_DEPTH, "maxNumber": custom.MAX_NUMBER,
+                   "maxText": custom.MAX_TEXT},
         "palette": palette.as_data(),
         "layouts": LAYOUTS,
         "tableHead": list(TABLE_HEAD),
@@ -174,6 +180,8 @@ DIV_LAYOUTS = {
     "tagline": "<h2 style='margin:4px 0'>pipeviz</h2>{text}",
     "unit_label": "<b>{text}</b>",
     "costs_note": "{text}",
+    "own_note": "{text}",
+    "placement_label": "<b>{text}</b>",
 }
 
 
@@ -182,15 +190,21 @@ def widget_texts(lang: str) -> dict:
     built with them, and its JavaScript relabels the models with them when the reader
     switches language."""
     t = lambda key: template(key, lang)  # noqa: E731
-    out: dict = {key: {"title": t(FIELDS[key].label_key)} for key in ("P", "m", "V", "tf", "tb", "tw", "comm")}
+    out: dict = {key: {"title": t(FIELDS[key].label_key)} for key in ("P", "m", "V", "tf", "tb", "tw", "comm", "tfb")}
     out["schedule"] = {"labels": [f"{t(f'sched.{n}.title')}: {t(f'sched.{n}.summary')}" for n in NAMES]}
-    for key in ("unit", "lang"):
+    for key in ("unit", "lang", "placement"):
         out[key] = {"labels": [t(f"choice.{key}.{c}") for c in FIELDS[key].choices]}
+    # Your own order (view/own_order.py): the box, its switch, "Edit this schedule".
+    out["order"] = {"title": t("field.order"), "placeholder": t("own.placeholder")}
+    out["custom"] = {"label": t("field.custom")}
+    out["edit"] = {"label": t("own.edit")}
+    out["own-toggle"] = {"label": t("own.title")}
     # The menu names the preset the view is, or shows its prompt (view/glance.matching_preset).
     out["preset"] = {"title": t("field.preset"),
                      "options": [["", t("preset.prompt")], *([p, t(f"preset.{p}")] for p in PRESETS)]}
     out["costs-toggle"] = {"label": t("costs.title")}
-    for name, key in (("tagline", "app.tagline"), ("unit_label", "field.unit"), ("costs_note", "costs.note")):
+    for name, key in (("tagline", "app.tagline"), ("unit_label", "field.unit"), ("costs_note", "costs.note"),
+                      ("own_note", "own.note"), ("placement_label", "field.placement")):
         out[name] = {"text": DIV_LAYOUTS[name].replace("{text}", escape(t(key)))}
     return out
 
@@ -222,7 +236,12 @@ def widgets(cfg: Config, lang: str) -> dict:
         ),
         P=slider("P", cfg.P), m=slider("m", cfg.m), V=slider("V", cfg.V),
         tf=spinner("tf", c.tf), tb=spinner("tb", c.tb), tw=spinner("tw", c.tw), comm=spinner("comm", c.comm),
+        tfb=spinner("tfb", c.tfb or 0.0),
         unit=choice("unit", FIELDS["unit"].default), lang=choice("lang", lang),
+        order=TextAreaInput(value="", rows=8, max_length=MAX_TEXT, sizing_mode="stretch_width", name="order",
+                            stylesheets=[InlineStyleSheet(css="textarea { font-family: monospace; }")], **texts["order"]),
+        placement=choice("placement", FIELDS["placement"].default, orientation="vertical", sizing_mode="stretch_width"),
+        custom=Toggle(active=False, button_type="primary", sizing_mode="stretch_width", name="custom", **texts["custom"]),
         preset=Select(value=glance.matching_preset({**defaults(), **state_of(cfg), "lang": lang}) or "",
                       name="preset", **texts["preset"]),
     )
@@ -249,18 +268,27 @@ def document_html(cfg: Config, lang: str, script_tags: str) -> str:
                         code="PipevizExplorer.handle(anchor.document, what, key)")
 
     for key, widget in ui.items():
-        widget.js_on_change("active" if isinstance(widget, (RadioGroup, RadioButtonGroup)) else "value",
+        widget.js_on_change("active" if isinstance(widget, (RadioGroup, RadioButtonGroup, Toggle)) else "value",
                             callback("change", key))
+    edit = Button(sizing_mode="stretch_width", name="edit", **texts["edit"])
+    edit.js_on_event("button_click", callback("edit"))
+    own_box = column(
+        Div(styles={"font-size": "12px"}, sizing_mode="stretch_width", name="own_note", **texts["own_note"]),
+        edit, ui["order"], Div(name="placement_label", **texts["placement_label"]), ui["placement"], ui["custom"],
+        visible=False, sizing_mode="stretch_width",
+    )
+    own_toggle = Toggle(active=False, name="own-toggle", **texts["own-toggle"])
+    own_toggle.js_link("active", own_box, "visible")
     costs_box = column(
         Div(styles={"font-size": "12px"}, sizing_mode="stretch_width", name="costs_note", **texts["costs_note"]),
         # One cost a line: side by side, the longer labels ran into each other.
-        ui["tf"], ui["tb"], ui["tw"], ui["comm"], visible=False, sizing_mode="stretch_width",
+        ui["tf"], ui["tb"], ui["tw"], ui["comm"], ui["tfb"], visible=False, sizing_mode="stretch_width",
     )
     costs_toggle = Toggle(active=False, name="costs-toggle", **texts["costs-toggle"])
     costs_toggle.js_link("active", costs_box, "visible")
     controls = column(
         Div(sizing_mode="stretch_width", name="tagline", **texts["tagline"]),
-        ui["lang"], ui["preset"], ui["schedule"], ui["P"], ui["m"], ui["V"], costs_toggle, costs_box,
+        ui["lang"], ui["preset"], ui["schedule"], ui["P"], ui["m"], ui["V"], costs_toggle, costs_box, own_toggle, own_box,
         Div(name="unit_label", **texts["unit_label"]), ui["unit"],
         name="layout_controls", sizing_mode="stretch_width",
     )
@@ -285,7 +313,7 @@ def document_html(cfg: Config, lang: str, script_tags: str) -> str:
 def build(cfg: Config, lang: str = "en") -> str:
     """The page's HTML, opening at `cfg` (a ConfigError if the explorer cannot show it)."""
     for key, value in (("P", cfg.P), ("m", cfg.m), ("V", cfg.V), ("tf", cfg.costs.tf), ("tb", cfg.costs.tb),
-                       ("tw", cfg.costs.tw), ("comm", cfg.costs.comm)):
+                       ("tw", cfg.costs.tw), ("comm", cfg.costs.comm), ("tfb", cfg.costs.tfb or 0.0)):
         f = FIELDS[key]
         if not f.low <= value <= f.high:
             raise ConfigError("page.range", key=key, value=value, valid=f.range_text)

@@ -42,6 +42,8 @@ FONT = '"Noto Sans CJK SC", "Source Han Sans SC", "PingFang SC", "Microsoft YaHe
 SOURCES = {
     "ops": ["left", "right", "top", "bottom", "rank", "kind", "mb", "stage", "mb2", "stage2", "chunk", "color", "count",
             "outline"],
+    "fb_halves": ["left", "right", "top", "bottom", "color"],  # the backward half of each F&B box
+    "stuck_ops": ["left", "right", "top", "bottom", "rank", "color", "x", "y", "op", "waits", "label"],  # a deadlock's stuck ops
     "labels": ["x", "y", "text", "dark"],
     "bubbles": ["left", "right", "top", "bottom", "rank", "length"],
     "bars": ["rank", "zero", "b", "peak", "w_only", "theory"],
@@ -85,6 +87,12 @@ class Figures:
             fill_color={"field": "color", "transform": self.op_colors}, line_color="white", line_width=0.6,
             line_alpha="outline",  # outlines only where a box is wide enough to show one (view/lod.py)
         )
+        # An overlapped F&B is one box: its forward half (the op's own quad) above, its
+        # backward half below, drawn over it; the hover is the op's.
+        fig.quad(
+            left="left", right="right", top="top", bottom="bottom", source=self.sources["fb_halves"],
+            fill_color={"field": "color", "transform": self.op_colors}, line_color="white", line_width=0.6,
+        )
         # Labels inside boxes, black or white, whichever reads on the box (the `dark`
         # column, palette.label_color): one renderer per colour, each with a constant
         # text colour (a per-label colour column races Bokeh's asynchronous text layout
@@ -100,8 +108,23 @@ class Figures:
             fill_alpha=0, line_alpha=0, hatch_pattern="/", hatch_color=BUBBLE_HATCH, hatch_alpha=0.55,
             hatch_scale=7, hatch_weight=1,
         )
+        # A deadlocked order: each stuck op outlined after its rank's last op that ran,
+        # and what it waits for written beside it.
+        stuck = fig.quad(
+            left="left", right="right", top="top", bottom="bottom", source=self.sources["stuck_ops"],
+            fill_color={"field": "color", "transform": self.op_colors}, fill_alpha=0.35, line_color="black",
+            line_width=2.5, line_dash="dashed",
+        )
+        fig.text(
+            x="x", y="y", text="label", source=self.sources["stuck_ops"], text_align="left", text_baseline="middle",
+            text_font_size="11px", text_color="black", text_font=value(FONT), x_offset=4,
+        )
+        fig.add_tools(HoverTool(name="stuck_hover", renderers=[stuck]))
         kind_name = CustomJSHover(name="kind_names", args={"names": []}, code="return names[value]")
-        fig.add_tools(HoverTool(name="ops_hover", renderers=[ops], formatters={"@kind": kind_name}))
+        # An F&B's backward half: " & 3" after the forward's micro-batch and stage; nothing for other ops.
+        pair_part = CustomJSHover(name="pair_part", code="return value < 0 ? '' : ' & ' + value")
+        fig.add_tools(HoverTool(name="ops_hover", renderers=[ops],
+                                formatters={"@kind": kind_name, "@mb2": pair_part, "@stage2": pair_part}))
         fig.add_tools(HoverTool(name="bubbles_hover", renderers=[bubbles]))
         fig.yaxis.ticker = FixedTicker(ticks=[], name="rank_ticker")
         fig.xgrid.grid_line_color = None

@@ -16,12 +16,13 @@ from __future__ import annotations
 import numpy as np
 
 from ..engine import Result
-from ..order import EB, EF, FB
+from ..order import EB, EF, FB, B
 from ..text import fill, strings, template
 from . import (
     fields,  # noqa: F401  (registers the strings of the unit's choices, which props() reads)
     glance,
     lod,
+    own_order,
 )
 from .palette import DISPLAY_KIND, KIND_COLORS, MAX_CHUNKS, chunk_palette, label_palette
 
@@ -31,20 +32,30 @@ LABEL_PX_PER_CHAR = 7.5  # a micro-batch number is drawn when its box has room f
 CHUNKS = "chunks"  # the unit field's choice that counts chunks; the other counts micro-batch equivalents
 
 
-def chunk_of(res: Result) -> np.ndarray:
-    """(N,) index of each op's chunk within its rank, 0 .. chunks per rank - 1."""
+def chunk_of_stage(res: Result, stage: np.ndarray) -> np.ndarray:
+    """Index within its rank of each stage's chunk, 0 .. chunks per rank - 1."""
     order = res.order
     if res.schedule.placement == "v":  # chunk 0 on the way down, chunk 1 on the way back
         nth = (np.arange(order.S) >= order.P).astype(np.int64)
     else:  # stage cP + r is chunk c of rank r
         nth = np.arange(order.S) // order.P
+    return nth[np.maximum(stage, 0)]
+
+
+def chunk_of(res: Result) -> np.ndarray:
+    """(N,) index of each op's chunk within its rank (an F&B's: its forward part's)."""
+    order = res.order
     encoder = (order.kind == EF) | (order.kind == EB)
-    return np.where(encoder, 0, nth[np.maximum(order.stage, 0)])
+    return np.where(encoder, 0, chunk_of_stage(res, order.stage))
 
 
 def full_window(res: Result) -> tuple[float, float]:
     """The time range the timeline shows before any zoom (the x_range's reset values)."""
     makespan = res.metrics.makespan
+    stuck = getattr(res, "stuck", None)
+    if stuck is not None:  # a deadlocked order: room for its stuck ops and what they wait for
+        makespan = max(makespan, float(stuck.right.max())) * 1.4
+    makespan = makespan or 1.0  # nothing ran
     pad = makespan * 0.01
     return -pad, makespan + pad
 
@@ -77,6 +88,22 @@ def ops(res: Result, plot_px: float = 816.0, window: tuple[float, float] | None 
         "color": boxes["color"].astype(np.float64),
         "count": boxes["count"],
         "outline": boxes["outline"],
+    }
+
+
+def fb_halves(res: Result, boxes: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """The lower (backward) half of every overlapped F&B box the timeline draws as
+    its own (`boxes` from `ops`: a run of narrow ops keeps its one colour), coloured
+    as a backward of the chunk its backward part runs on."""
+    pair = np.flatnonzero((boxes["kind"] == FB) & (boxes["count"] == 1))
+    rank = boxes["rank"][pair].astype(np.float64)
+    chunk = chunk_of_stage(res, boxes["stage2"][pair])
+    return {
+        "left": boxes["left"][pair],
+        "right": boxes["right"][pair],
+        "top": rank,
+        "bottom": rank + ROW,
+        "color": (DISPLAY_KIND[B] * MAX_CHUNKS + chunk).astype(np.float64),
     }
 
 
@@ -127,7 +154,8 @@ def inflight_bars(res: Result, unit: str) -> dict[str, np.ndarray]:
         "b": held_b.astype(np.float64),
         "peak": peak.astype(np.float64),
         "w_only": (peak - held_b).astype(np.float64),
-        "theory": (th.peak_chunks * scale).astype(np.float64),
+        # An order of one's own has no closed form: no diamonds.
+        "theory": (th.peak_chunks * scale).astype(np.float64) if th is not None else np.full(P, np.nan),
     }
 
 
@@ -157,7 +185,8 @@ def props(res: Result, unit: str, lang: str) -> dict:
     chunks = res.order.chunks_per_rank
     x0, x1 = full_window(res)
     height = timeline_height(P)
-    top = float(max(res.metrics.peak_chunks.max(), res.theory.peak_chunks.max()))
+    theory_top = res.theory.peak_chunks.max() if res.theory is not None else 0
+    top = float(max(res.metrics.peak_chunks.max(initial=0), theory_top, 1))
     if unit != CHUNKS:
         top /= chunks
     in_flight = "axis.inflight_chunks" if chunks > 1 else "axis.inflight"
@@ -171,7 +200,7 @@ def props(res: Result, unit: str, lang: str) -> dict:
         "w_only": {"visible": res.order.has_w},
         "bars_x_range": {"start": 0, "end": top * 1.15},
         "bars_xaxis": {"axis_label": fill("axis.peak", lang, unit=template(f"choice.unit.{unit}", lang))},
-        "over_time_y_range": {"start": 0, "end": float(res.metrics.peak_chunks.max()) * 1.08 + 0.5},
+        "over_time_y_range": {"start": 0, "end": float(res.metrics.peak_chunks.max(initial=0)) * 1.08 + 0.5},
         "over_time_yaxis": {"axis_label": template(in_flight, lang)},
         "rank_colors": {"high": max(P - 1, 1)},
         **texts(lang),
@@ -190,10 +219,11 @@ def texts(lang: str) -> dict:
         "over_time_xaxis": {"axis_label": t("axis.time")},
         "rank_axis": {"axis_label": t("axis.rank")},
         "kind_names": {"args": {"names": kind_names}},
-        "ops_hover": {"tooltips": [[t("hover.op"), "@kind{custom} · mb @mb"], [t("axis.rank"), "@rank"],
-                                   [t("hover.stage"), "@stage (" + t("hover.chunk") + " @chunk)"],
+        "ops_hover": {"tooltips": [[t("hover.op"), "@kind{custom} · mb @mb@mb2{custom}"], [t("axis.rank"), "@rank"],
+                                   [t("hover.stage"), "@stage (" + t("hover.chunk") + " @chunk)@stage2{custom}"],
                                    [t("axis.time"), "@left{0.[000]} → @right{0.[000]}"],
                                    [t("hover.count"), "@count"]]},
+        "stuck_hover": {"tooltips": [[t("hover.stuck"), "@op"], [t("hover.waits"), "@waits"]]},
         "bubbles_hover": {"tooltips": [[t("hover.idle"), "@length{0.[000]}"], [t("axis.rank"), "@rank"],
                                        [t("axis.time"), "@left{0.[000]} → @right{0.[000]}"]]},
         "bars_hover": {"tooltips": [[t("axis.rank"), "@rank"], [t("hover.peak"), "@peak{0.[00]}"],
@@ -203,9 +233,12 @@ def texts(lang: str) -> dict:
 
 
 def figure_view(res: Result, unit: str = "micro-batches", lang: str = "en", plot_px: float = 816.0) -> dict:
+    boxes = ops(res, plot_px)
     return {
         "sources": {
-            "ops": ops(res, plot_px),
+            "ops": boxes,
+            "fb_halves": fb_halves(res, boxes),
+            "stuck_ops": own_order.stuck_columns(res, ROW, lang),
             "labels": labels(res, plot_px),
             "bubbles": bubbles(res),
             "bars": inflight_bars(res, unit),
