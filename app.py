@@ -8,8 +8,9 @@ import panel as pn
 
 from pipeviz.app import Explorer
 from pipeviz.render.style import READOUT_CSS
-from pipeviz.serving import local_resources
+from pipeviz.serving import local_resources, quiet_closed_sockets
 
 local_resources()  # before any model exists: Panel's CSS from this server, never its CDN
+quiet_closed_sockets()  # a browser that leaves mid-write is not a server error (pipeviz/serving.py)
 pn.extension(raw_css=[READOUT_CSS])
 Explorer().servable(title="pipeviz")

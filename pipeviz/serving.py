@@ -28,6 +28,15 @@ tests/test_serving.py:
    deferred updates (app.py's next tick) skip a session with no open connection
    (`has_viewer`).
 
+3. "Task exception was never retrieved: WebSocketClosedError" when a browser goes
+   away without a closing handshake while a write to it is in flight: Tornado's
+   `write_message` wraps each write in a task of its own, and when the coroutine
+   that awaits it is dropped with the session, nothing retrieves the task's
+   exception, so asyncio logs it as an error with a traceback. The browser is gone
+   and the session is closing; `quiet_closed_sockets()`, called by app.py as each
+   session starts, gives the server's event loop an exception handler that logs this
+   one case as information and passes every other exception on unchanged.
+
 `install()` runs once per process: `panel serve app.py --setup serve_setup.py`.
 """
 
@@ -65,6 +74,38 @@ def has_viewer() -> bool:
     if getattr(session, "destroyed", False):
         return False
     return session.connection_count > 0
+
+
+def quiet_closed_sockets() -> None:
+    """Log a write to a closed websocket that nobody awaited as information (finding 3);
+    every other unhandled exception still reaches the loop's handler."""
+    import asyncio
+
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:
+        return  # no server: tests, notebooks
+    if getattr(loop.get_exception_handler(), "_pipeviz", False):
+        return
+    loop.set_exception_handler(closed_socket_handler(loop.get_exception_handler()))
+
+
+def closed_socket_handler(previous):
+    """An asyncio exception handler that drops WebSocketClosedError and hands every
+    other context to `previous` (or the loop's default handler)."""
+    from tornado.websocket import WebSocketClosedError
+
+    def handler(loop, context: dict) -> None:
+        if isinstance(context.get("exception"), WebSocketClosedError):
+            log.info("Dropped a write to a websocket that had closed (its browser went away)")
+            return
+        if previous is not None:
+            previous(loop, context)
+        else:
+            loop.default_exception_handler(context)
+
+    handler._pipeviz = True
+    return handler
 
 
 def install() -> None:

@@ -416,9 +416,11 @@ def test_dualpipe_v_and_its_t_fb(page, page_file, offline):
     st = state(page)
     assert (st["schedule"], st["tfb"]) == ("dualpipe-v", 2)
     assert_models_match(page, st)  # the F&B boxes' backward halves included
-    press(page, 1, "ArrowLeft", 3)  # m: 10 -> 7, below DeepSeek's 2P: it snaps to 8
-    page.get_by_text("DualPipe-V needs m >= 2P micro-batches").first.wait_for()
+    # The m slider starts at DeepSeek's 2P (view/glance.m_start): three steps left from 10 stop at 8.
+    assert page.evaluate("Bokeh.documents[0].get_model_by_name('m').start") == 8
+    press(page, 1, "ArrowLeft", 3)
     page.wait_for_function("PipevizExplorer.get().state().m === 8")
+    assert_models_match(page, state(page))  # the chart follows the slider
     screenshot(page, "page-dualpipe-v")
     assert offline["errors"] == []
 

@@ -94,6 +94,36 @@ def test_closing_paths_skip_a_released_session():
     assert calls == [1, 2]
 
 
+def test_a_write_to_a_closed_socket_is_not_logged_as_an_error(caplog):
+    """Finding 3: a write to a websocket whose browser left is information; any other
+    unhandled exception still reaches the previous handler."""
+    import asyncio
+    import logging
+
+    from tornado.websocket import WebSocketClosedError
+
+    seen = []
+    handler = serving.closed_socket_handler(lambda loop, ctx: seen.append(ctx["message"]))
+    loop = asyncio.new_event_loop()
+    try:
+        with caplog.at_level(logging.INFO, logger="pipeviz.serving"):
+            handler(loop, {"message": "Task exception was never retrieved", "exception": WebSocketClosedError()})
+            handler(loop, {"message": "boom", "exception": ZeroDivisionError()})
+    finally:
+        loop.close()
+    assert seen == ["boom"]
+    assert [r.levelno for r in caplog.records] == [logging.INFO]
+
+    async def installed():
+        loop = asyncio.get_running_loop()
+        serving.quiet_closed_sockets()
+        first = loop.get_exception_handler()
+        serving.quiet_closed_sockets()  # each session calls it: once per loop, not wrapped again
+        return first._pipeviz, loop.get_exception_handler() is first
+
+    assert in_thread(asyncio.run, installed()) == (True, True)
+
+
 @pytest.mark.browser
 def test_pages_under_concurrency_request_nothing_outside_the_server(browser):
     """Several Chromium pages at once, plus scripted sessions, with every request that
