@@ -12,11 +12,17 @@ import sys
 from collections.abc import Callable, Sequence
 
 from . import registry
+from .balance import MODES as BALANCE_MODES
 from .config import Config
 from .costs import COST_MAX, COST_MIN, MAY_BE_ZERO, Costs
+from .encoder import PLACES, Encoder
 from .errors import DeadlockError, PipevizError
 
 EXIT_USAGE = 2
+
+
+class UsageError(Exception):
+    """Flags that do not go together (one line, exit 2)."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -77,12 +83,43 @@ def _add_config_args(p: argparse.ArgumentParser) -> None:
                    help="latency added to every dependency between ranks (default 0)")
     p.add_argument("--tfb", type=_cost("tfb"), default=None,
                    help="an overlapped F&B op (DualPipe), same units (default tf+tb+tw: no overlap gain)")
+    enc = p.add_argument_group("encoder", "independent work beside the pipeline, e.g. a vision encoder "
+                                          "(adds EF and EB ops; SPEC.md: Independent work in the bubbles)")
+    enc.add_argument("--encoder-f", dest="encoder_f", type=_cost("encoder-f"), default=None, metavar="E",
+                     help="encoder forward cost per micro-batch, same units as --tf (turns the encoder on)")
+    enc.add_argument("--encoder-b", dest="encoder_b", type=_cost("encoder-b"), default=None, metavar="E",
+                     help="encoder backward cost per micro-batch (needed unless --encoder-frozen)")
+    enc.add_argument("--encoder-place", dest="encoder_place", choices=PLACES, default=None,
+                     help="stage0: part of stage 0; separate: all forwards before the pipeline, all backwards "
+                          "after it; bubbles: in the pipeline's idle gaps (default bubbles)")
+    enc.add_argument("--encoder-frozen", dest="encoder_frozen", action="store_true",
+                     help="a frozen encoder: forwards only, no EB ops")
+    p.add_argument("--balance", choices=BALANCE_MODES, default=None,
+                   help="bpipe: pair rank r with rank P-1-r and move front ranks' activations to the partner "
+                        "(adds peak_resident_* and balance_transfers to the metrics; the timeline is unchanged)")
+
+
+def _encoder(args: argparse.Namespace) -> Encoder | None:
+    """The encoder the flags ask for: none without --encoder-f."""
+    others = [flag for flag, given in (("--encoder-b", args.encoder_b is not None),
+                                       ("--encoder-place", args.encoder_place is not None),
+                                       ("--encoder-frozen", args.encoder_frozen)) if given]
+    if args.encoder_f is None:
+        if others:
+            raise UsageError(f"{others[0]} needs --encoder-f E (the encoder's forward cost per micro-batch)")
+        return None
+    if args.encoder_b is None and not args.encoder_frozen:
+        raise UsageError("--encoder-f needs --encoder-b E (the encoder's backward cost), or --encoder-frozen "
+                         "for an encoder without a backward")
+    eb = args.encoder_b if args.encoder_b is not None else args.encoder_f
+    return Encoder(args.encoder_f, eb, args.encoder_place or "bubbles", args.encoder_frozen)
 
 
 def _config(args: argparse.Namespace) -> Config:
     spec = registry.get(args.schedule)
     V = args.V if args.V is not None else (spec.fixed_V or 2)
-    return Config(args.schedule, args.P, args.m, V, Costs(args.tf, args.tb, args.tw, args.comm, args.tfb), args.G)
+    return Config(args.schedule, args.P, args.m, V, Costs(args.tf, args.tb, args.tw, args.comm, args.tfb), args.G,
+                  encoder=_encoder(args), balance=args.balance)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -126,7 +163,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return _dispatch(args)
-    except (PipevizError, DeadlockError) as e:
+    except (PipevizError, DeadlockError, UsageError) as e:
         print(f"{parser.prog}: error: {e}", file=sys.stderr)
         return EXIT_USAGE
     except OSError as e:  # _write names what it could not write
