@@ -29,7 +29,7 @@ from .registry import NAMES
 from .render.figures import Figures
 from .serving import has_viewer
 from .text import Msg, fill, template
-from .view import columns, readouts
+from .view import closing, columns, readouts
 from .view.fields import FIELDS, PRESETS, encode
 from .view.fields import parse as parse_url
 from .view.state import ENGINE_FIELDS, config, normalize
@@ -66,6 +66,12 @@ class LiveSlider(pn.widgets.IntSlider):
     _priority_changes = ["value"]
 
 
+class LiveFloatSlider(pn.widgets.FloatSlider):
+    """A FloatSlider whose moves reach the server at once (see LiveSlider)."""
+
+    _priority_changes = ["value"]
+
+
 def _parameter(f):
     doc = f.name
     if f.kind == "int":
@@ -87,6 +93,11 @@ class Explorer(pn.viewable.Viewer):
         self.result: Result | None = None  # what the figures show: the last valid configuration
         self.notice = pn.pane.HTML("", visible=False, margin=(0, 10), name="notice", sizing_mode="stretch_width")
         self.readout = pn.pane.HTML("", name="readout", sizing_mode="stretch_width")
+        # The closing section's readouts: the encoder and the balancing (at once), and
+        # the encoder's placements compared (with the table, after the chart).
+        self.closing = pn.pane.HTML("", name="closing", visible=False, sizing_mode="stretch_width")
+        self.places = pn.pane.HTML("", name="places", visible=False, sizing_mode="stretch_width")
+        self._places_rows: tuple = (None, [])
         self.table = pn.pane.HTML("", name="table", sizing_mode="stretch_width")
         self.bars_key = pn.pane.HTML("", name="bars_key", width=230, margin=(0, 5))
         self.notes: list[Msg] = []  # what the rules adjusted; shown until the next change
@@ -165,6 +176,8 @@ class Explorer(pn.viewable.Viewer):
                 self._window = None  # the view's x_range opens at the full view
                 self.figures.apply(columns.figure_view(res, self.unit, lang, self.figures.label_px()))
                 self.readout.object = readouts.readout_html(readouts.readout_values(res), lang)
+                self.closing.object = closing.closing_html(closing.closing_values(res), lang)
+                self.closing.visible = bool(self.closing.object)
         self._later()
 
     def _refresh_secondary(self) -> None:
@@ -177,9 +190,13 @@ class Explorer(pn.viewable.Viewer):
         if res is not None:
             if self._table_rows[0] != res.config:  # a unit or language change keeps the numbers
                 self._table_rows = (res.config, readouts.table_values(res.config, run_cached))
+            if self._places_rows[0] != res.config:
+                self._places_rows = (res.config, closing.placements_values(res.config, run_cached))
             with pn.io.hold():
                 self.table.object = readouts.table_html(self._table_rows[1], self.lang)
-                self.bars_key.object = readouts.bars_key_html(res.order.has_w, self.lang)
+                self.bars_key.object = readouts.bars_key_html(res.order.has_w, self.lang, res.balance is not None)
+                self.places.object = closing.placements_html(self._places_rows[1], self.lang)
+                self.places.visible = bool(self.places.object)
         self._write_url()
 
     def _later(self) -> None:
@@ -300,10 +317,12 @@ class Explorer(pn.viewable.Viewer):
             self.param.lang, name=template("field.lang", lang),
             options={template(f"choice.lang.{x}", lang): x for x in FIELDS["lang"].choices},
         )
+        balance = pn.widgets.Checkbox.from_param(self.param.balance, name=template("field.balance", lang))
         return pn.Column(
             pn.pane.HTML(f"<h2>pipeviz</h2><p>{escape(template('app.tagline', lang))}</p>"),
             language, presets, schedule, *sliders, cost_card,
-            pn.pane.HTML(f"<b>{escape(template('field.unit', lang))}</b>"), unit,
+            pn.pane.HTML(f"<b>{escape(template('field.unit', lang))}</b>"), unit, balance,
+            *self.encoder_controls(lang),
             width=340,
         )
 
@@ -311,13 +330,27 @@ class Explorer(pn.viewable.Viewer):
     def table_title(self):
         return pn.pane.HTML(f"<h3>{escape(template('table.title', self.lang))}</h3>", margin=(10, 10, 0, 10))
 
+    def encoder_controls(self, lang: str) -> list:
+        """The closing section's encoder: placement, e_f and e_b (sliders after P, m
+        and V), frozen."""
+        place = pn.widgets.RadioBoxGroup.from_param(
+            self.param.encoder, name=template("field.encoder", lang), inline=False,
+            options={template(f"choice.encoder.{p}", lang): p for p in FIELDS["encoder"].choices},
+        )
+        sliders = [LiveFloatSlider.from_param(getattr(self.param, k), name=template(f"field.{k}", lang),
+                                              step=FIELDS[k].step) for k in ("ef", "eb")]
+        frozen = pn.widgets.Checkbox.from_param(self.param.frozen, name=template("field.frozen", lang))
+        return [pn.pane.HTML(f"<b>{escape(template('field.encoder', lang))}</b>"), place, *sliders, frozen]
+
     def layout(self):
         main = pn.Column(
             self.notice,
             self.readout,
+            self.closing,
             pn.Row(self.figures.timeline, pn.Column(self.figures.inflight, self.bars_key), sizing_mode="stretch_width"),
             # A spacer as wide as the bars keeps the two time axes at the same scale.
             pn.Row(self.figures.over_time, pn.Spacer(width=240), sizing_mode="stretch_width"),
+            self.places,
             self.table_title,
             self.table,
             sizing_mode="stretch_width",

@@ -31,8 +31,9 @@ SOURCES = {
             "outline"],
     "labels": ["x", "y", "text"],
     "bubbles": ["left", "right", "top", "bottom", "rank", "length"],
-    "bars": ["rank", "zero", "b", "peak", "w_only", "theory"],
+    "bars": ["rank", "zero", "b", "peak", "w_only", "theory", "before"],
     "steps": ["xs", "ys", "rank"],
+    "steps_before": ["xs", "ys", "rank"],  # in flight before balancing (BPipe), dashed
 }
 
 
@@ -102,6 +103,9 @@ class Figures:
                           fill_color=W_ONLY_COLOR, line_color=None, name="w_only")
         fig.scatter(x="theory", y="rank", source=source, marker="diamond", size=11,
                     fill_color="white", line_color="black", line_width=1.5)
+        # After balancing: where the bar stood before (NaN, so nothing, otherwise).
+        fig.scatter(x="before", y="rank", source=source, marker="dash", angle=1.5708, size=16,
+                    line_color="black", line_width=2.5, name="before_marks")
         fig.add_tools(HoverTool(name="bars_hover", renderers=[held, w_only]))
         fig.yaxis.visible = False
         fig.ygrid.grid_line_color = None
@@ -116,6 +120,8 @@ class Figures:
         fig.title.name = "over_time_title"
         fig.xaxis[0].name = "over_time_xaxis"
         fig.yaxis[0].name = "over_time_yaxis"
+        fig.multi_line(xs="xs", ys="ys", source=self.sources["steps_before"], line_width=1.2, line_dash="dashed",
+                       line_alpha=0.55, line_color={"field": "rank", "transform": self.rank_colors})
         fig.multi_line(xs="xs", ys="ys", source=self.sources["steps"], line_width=1.8,
                        line_color={"field": "rank", "transform": self.rank_colors})
         fig.xgrid.grid_line_color = None

@@ -102,12 +102,17 @@ def bubbles(res: Result) -> dict[str, np.ndarray]:
 
 def inflight_bars(res: Result, unit: str) -> dict[str, np.ndarray]:
     """Peak in-flight per rank, stacked (awaiting B, then awaiting W only) where the
-    backward is split, with the closed-form value; in chunks or micro-batches."""
+    backward is split, with the closed-form value; in chunks or micro-batches. After
+    balancing (BPipe) the bar is the peak resident and `before` the peak in flight."""
     mt, th = res.metrics, res.theory
     scale = 1.0 if unit == CHUNKS else 1.0 / res.order.chunks_per_rank
     peak = mt.peak_chunks * scale
     held_b = (mt.peak_awaiting_b if mt.peak_awaiting_b is not None else mt.peak_chunks) * scale
     P = res.config.P
+    before = np.full(P, np.nan)
+    if res.balance is not None:
+        before = peak.astype(np.float64)
+        peak = held_b = res.balance.peak_chunks * scale
     return {
         "rank": np.arange(P, dtype=np.float64),
         "zero": np.zeros(P),
@@ -115,15 +120,22 @@ def inflight_bars(res: Result, unit: str) -> dict[str, np.ndarray]:
         "peak": peak.astype(np.float64),
         "w_only": (peak - held_b).astype(np.float64),
         "theory": (th.peak_chunks * scale).astype(np.float64),
+        "before": before,
     }
 
 
-def inflight_steps(res: Result) -> dict:
+def inflight_steps(res: Result, before: bool = False) -> dict:
     """Each rank's in-flight count over time as one step line (a multi_line path per
     rank, which draws far faster than a segment per step): from (0, 0), hold each
-    value until the next change, then jump."""
-    steps = res.metrics.inflight
+    value until the next change, then jump. After balancing, the resident count, and
+    with before=True the in-flight count it came from (no lines without balancing)."""
     P = res.config.P
+    if res.balance is None:
+        if before:
+            return {"xs": [], "ys": [], "rank": np.zeros(0)}
+        steps = res.metrics.inflight
+    else:
+        steps = res.metrics.inflight if before else res.balance.resident
     bounds = np.searchsorted(steps.rank, np.arange(1, P))  # steps are rank-major
     xs, ys = [], []
     for t, v in zip(np.split(steps.time, bounds), np.split(steps.value, bounds)):
@@ -148,6 +160,7 @@ def props(res: Result, unit: str, lang: str) -> dict:
     if unit != CHUNKS:
         top /= chunks
     in_flight = "axis.inflight_chunks" if chunks > 1 else "axis.inflight"
+    balanced = res.balance is not None
     return {
         "x_range": {"start": x0, "end": x1, "reset_start": x0, "reset_end": x1},
         "y_range": {"start": P - 0.5, "end": -0.5, "reset_start": P - 0.5, "reset_end": -0.5},
@@ -162,6 +175,15 @@ def props(res: Result, unit: str, lang: str) -> dict:
         "over_time_yaxis": {"axis_label": template(in_flight, lang)},
         "rank_colors": {"high": max(P - 1, 1)},
         **texts(lang),
+        **(balanced_texts(lang) if balanced else {}),
+    }
+
+
+def balanced_texts(lang: str) -> dict:
+    """The in-flight views' titles after balancing (they replace `texts`' own)."""
+    return {
+        "inflight_title": {"text": template("title.resident", lang)},
+        "over_time_title": {"text": template("title.resident_over_time", lang)},
     }
 
 
@@ -185,7 +207,7 @@ def texts(lang: str) -> dict:
                                        [t("axis.time"), "@left{0.[000]} → @right{0.[000]}"]]},
         "bars_hover": {"tooltips": [[t("axis.rank"), "@rank"], [t("hover.peak"), "@peak{0.[00]}"],
                                     [t("key.awaiting_b"), "@b{0.[00]}"], [t("key.awaiting_w"), "@w_only{0.[00]}"],
-                                    [t("key.closed_form"), "@theory{0.[00]}"]]},
+                                    [t("key.closed_form"), "@theory{0.[00]}"], [t("key.before"), "@before{0.[00]}"]]},
     }
 
 
@@ -197,6 +219,7 @@ def figure_view(res: Result, unit: str = "micro-batches", lang: str = "en", plot
             "bubbles": bubbles(res),
             "bars": inflight_bars(res, unit),
             "steps": inflight_steps(res),
+            "steps_before": inflight_steps(res, before=True),
         },
         "props": props(res, unit, lang),
     }
@@ -229,4 +252,11 @@ strings({
     "key.awaiting_w": ("awaiting W only", "只等 W"),
     "key.in_flight": ("in flight", "在途"),
     "key.closed_form": ("closed form", "闭式公式"),
+    "key.before": ("in flight before balancing", "均衡前的在途激活"),
+    "key.resident": ("resident after balancing", "均衡后留在本卡的激活"),
+    "title.resident": ("Peak resident activations, balanced (BPipe)", "均衡后（BPipe）留在本卡的激活峰值"),
+    "title.resident_over_time": (
+        "Resident activations over time, balanced (solid; dashed: in flight before; dark = rank 0)",
+        "均衡后留在本卡的激活随时间变化（实线；虚线是均衡前的在途激活；最深的是 rank 0）",
+    ),
 })

@@ -108,13 +108,18 @@ def readout_html(v: dict, lang: str = "en") -> str:
     )
 
 
-def bars_key_html(has_w: bool, lang: str = "en") -> str:
-    """What the in-flight bars show, under them."""
+def bars_key_html(has_w: bool, lang: str = "en", balanced: bool = False) -> str:
+    """What the in-flight bars show, under them (after balancing: resident, and a
+    tick where the bar stood before)."""
     def item(color: str, key: str) -> str:
         return compose("swatch", color=color) + template(key, lang)
 
-    items = [item(KIND_COLORS[0], "key.awaiting_b"), item(W_ONLY_COLOR, "key.awaiting_w")] if has_w else [
-        item(KIND_COLORS[0], "key.in_flight")]
+    if balanced:
+        items = [item(KIND_COLORS[0], "key.resident"), "<b>|</b> " + template("key.before", lang)]
+    elif has_w:
+        items = [item(KIND_COLORS[0], "key.awaiting_b"), item(W_ONLY_COLOR, "key.awaiting_w")]
+    else:
+        items = [item(KIND_COLORS[0], "key.in_flight")]
     items.append("&#9671; " + template("key.closed_form", lang))
     return compose("key", items=" &nbsp; ".join(items))
 

@@ -9,7 +9,9 @@ chart, and never write an invalid state to the URL.
    2 for the V-shaped ones) keeps it. Moving V above 1 on 1F1B is the article's
    step "drag V to 2 or 3": it moves to interleaved 1F1B, which at V = 1 is 1F1B.
    Interleaved at V = 1 shows 1F1B's order and numbers, and says so.
-2. m. Where the schedule refuses m (Megatron's interleaved order needs m >= P),
+2. The encoder. Moving e_f, e_b or frozen with no encoder puts one in the bubbles:
+   a reader who drags e_f wants to see it.
+3. m. Where the schedule refuses m (Megatron's interleaved order needs m >= P),
    m moves to the nearest value it accepts, and the note gives the rule.
 """
 
@@ -17,6 +19,7 @@ from __future__ import annotations
 
 from ..config import Config
 from ..costs import Costs
+from ..encoder import Encoder
 from ..errors import ConfigError
 from ..registry import SCHEDULES, check
 from ..text import Msg, msg, strings
@@ -24,7 +27,7 @@ from .fields import FIELDS
 
 # The fields config() reads: a change to any other field (unit, lang) redraws
 # without running the engine.
-ENGINE_FIELDS = ("schedule", "P", "m", "V", "tf", "tb", "tw", "comm")
+ENGINE_FIELDS = ("schedule", "P", "m", "V", "tf", "tb", "tw", "comm", "encoder", "ef", "eb", "frozen", "balance")
 # Rule 1's pair: V > 1 on the first is the second (1F1B is interleaved 1F1B with V = 1).
 V_STEP = ("1f1b", "interleaved")
 
@@ -32,7 +35,15 @@ V_STEP = ("1f1b", "interleaved")
 def config(state: dict) -> Config:
     """The engine configuration a state shows."""
     return Config(state["schedule"], state["P"], state["m"], state["V"],
-                  Costs(state["tf"], state["tb"], state["tw"], state["comm"]))
+                  Costs(state["tf"], state["tb"], state["tw"], state["comm"]),
+                  encoder=encoder_of(state), balance="bpipe" if state["balance"] else None)
+
+
+def encoder_of(state: dict) -> Encoder | None:
+    """The encoder a state runs: none, or e_f, e_b, placement and frozen."""
+    if state["encoder"] == "none":
+        return None
+    return Encoder(state["ef"], state["eb"], state["encoder"], state["frozen"])
 
 
 def problem(state: dict) -> ConfigError | None:
@@ -59,6 +70,9 @@ def normalize(state: dict, changed) -> tuple[dict, list[Msg]]:
             notes.append(msg("rule.v_kept" if by_v else "rule.v_set", name=name, V=fixed))
     elif name == V_STEP[1] and V == 1 and changed & {"V", "schedule"}:
         notes.append(msg("rule.interleaved_v1"))
+    if state["encoder"] == "none" and changed & {"ef", "eb", "frozen"} and "encoder" not in changed:
+        state["encoder"] = "bubbles"
+        notes.append(msg("rule.encoder_on"))
     error = problem(state)
     if error is not None:
         m = nearest_m(state)
@@ -95,4 +109,6 @@ strings({
         "V = 1 的 interleaved 1F1B 就是 1F1B：这里显示的是 1F1B 的顺序和数值",
     ),
     "rule.m_snap": ("{why}: m set to {m}", "{why}：m 已设为 {m}"),
+    "rule.encoder_on": ("the encoder now runs in the bubbles; choose its placement under Encoder",
+                        "编码器现在塞进气泡里跑；可以在“编码器”里换放置方式"),
 })
