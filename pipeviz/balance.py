@@ -27,7 +27,7 @@ import numpy as np
 
 from .errors import ConfigError
 from .metrics import Metrics, Steps
-from .order import B, F, FB, W
+from .order import FB, B, F, W
 from .simulate import Timeline
 from .text import strings
 

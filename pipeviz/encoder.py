@@ -46,7 +46,7 @@ import numpy as np
 
 from .costs import check_cost
 from .errors import ConfigError
-from .order import B, EB, EF, F, FB, I, Order
+from .order import EB, EF, FB, B, F, I, Order
 from .simulate import Timeline, op_durations, simulate
 from .text import msg, strings
 
@@ -72,7 +72,7 @@ class Encoder:
         if not isinstance(self.frozen, bool):
             raise ConfigError("encoder.frozen", value=str(self.frozen))
 
-    def replace(self, **changes) -> "Encoder":
+    def replace(self, **changes) -> Encoder:
         return replace(self, **changes)
 
     @property
@@ -157,7 +157,7 @@ class _Inserts:
     key: list
 
     @classmethod
-    def empty(cls) -> "_Inserts":
+    def empty(cls) -> _Inserts:
         return cls([], [], [], [], [], [], [])
 
     def add(self, rank, kind, mb, segment, pos=0, sub=0, key=0.0) -> None:

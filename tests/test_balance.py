@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from pipeviz import NAMES, Config, ConfigError, Costs, run
 from pipeviz.balance import value_at
-from pipeviz.order import B, F, FB, W
+from pipeviz.order import FB, B, F, W
 
 
 def test_spec_reference_p8_1f1b():

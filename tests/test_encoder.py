@@ -16,8 +16,8 @@ from pipeviz.order import EB, EF
 from pipeviz.simulate import op_durations, simulate
 
 
-def enc_run(schedule="1f1b", P=4, m=8, V=1, costs=Costs(), **enc):
-    return run(Config(schedule, P, m, V, costs, encoder=Encoder(**enc)))
+def enc_run(schedule="1f1b", P=4, m=8, V=1, costs=None, **enc):
+    return run(Config(schedule, P, m, V, costs or Costs(), encoder=Encoder(**enc)))
 
 
 # -- SPEC.md's reference and a hand-checked case ----------------------------------

@@ -9,7 +9,7 @@ comparison table, after the chart).
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from ..config import Config
 from ..encoder import PLACES
