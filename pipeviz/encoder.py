@@ -42,6 +42,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+import numba
 import numpy as np
 
 from .costs import check_cost
@@ -290,57 +291,69 @@ def plan(order: Order, start: np.ndarray, end: np.ndarray, t0: float, t1: float,
     """SPEC.md's placement rule for the encoder ops `jobs`, (EF, i) ascending then (EB,
     i) ascending (see the module docstring). `start` and `end` time the pipeline's ops
     as they run between the prologue and the epilogue, from t0 (the prologue's end) to t1."""
-    r0 = int(order.stage_to_rank[0])
     fwd, bwd = first_ops(order)
     g = gaps(order, start, end, t0, t1)
-    # A used gap keeps its left piece in place and appends its right piece, so the
-    # earliest gap is found by (start, rank), never by position.
-    A, Bnd, R, Pos = g.start.copy(), g.end.copy(), g.rank.copy(), g.pos.copy()
-    alive = np.ones(A.size, dtype=bool)
-    tol = 1e-9 * max(1.0, t1)
-    out_kind, out_mb, out_rank, out_pos, out_start = [], [], [], [], []
-    left = {EF: [], EB: []}
-    for kind, i in jobs:
-        lag = np.where(R != r0, comm, 0.0)
-        if kind == EF:
-            e = enc.ef
-            w_lo = np.full(A.size, t0)
-            w_hi = start[fwd[i]] - lag
-        else:
-            e = enc.eb
-            w_lo = end[bwd[i]] + lag
-            w_hi = np.full(A.size, t1)
-        lo = np.maximum(A, w_lo)
-        fits = alive & (np.minimum(Bnd, w_hi) - lo >= e - tol)
-        if not fits.any():
-            left[kind].append(i)
-            continue
-        cand = np.flatnonzero(fits)
-        first = cand[A[cand] == A[cand].min()]
-        k = int(first[np.argmin(R[first])])
-        s = float(lo[k])
-        out_kind.append(kind)
-        out_mb.append(i)
-        out_rank.append(int(R[k]))
-        out_pos.append(int(Pos[k]))
-        out_start.append(s)
-        right_lo, right_hi = s + e, float(Bnd[k])
-        if s - A[k] > 0:
-            Bnd[k] = s  # the left piece stays
-        else:
-            alive[k] = False
-        if right_hi - right_lo > 0:
-            A = np.append(A, right_lo)
-            Bnd = np.append(Bnd, right_hi)
-            R = np.append(R, R[k])
-            Pos = np.append(Pos, Pos[k])
-            alive = np.append(alive, True)
+    kind = np.array([k for k, _ in jobs], dtype=np.int8)
+    mb = np.array([i for _, i in jobs], dtype=np.int64)
+    is_f = kind == EF
+    # Where each job's window is bounded by the pipeline: F(i, 0)'s start, or the end
+    # of the backward of (i, 0).
+    bound = np.where(is_f, start[fwd[mb]] if mb.size else 0.0, end[bwd[np.where(is_f, 0, mb)]] if mb.size else 0.0)
+    cost = np.where(is_f, enc.ef, enc.eb)
+    placed, rank, pos, at = _place(g.start, g.end, g.rank, g.pos, is_f, bound, cost, float(t0), float(t1),
+                                   float(comm), int(order.stage_to_rank[0]), 1e-9 * max(1.0, t1))
     return Plan(
-        kind=np.array(out_kind, dtype=np.int8), mb=np.array(out_mb, dtype=np.int64),
-        rank=np.array(out_rank, dtype=np.int64), pos=np.array(out_pos, dtype=np.int64),
-        start=np.array(out_start, dtype=np.float64),
-        left_f=np.array(left[EF], dtype=np.int64), left_b=np.array(left[EB], dtype=np.int64),
+        kind=kind[placed], mb=mb[placed], rank=rank[placed], pos=pos[placed], start=at[placed],
+        left_f=mb[~placed & is_f], left_b=mb[~placed & ~is_f],
     )
+
+
+@numba.njit(cache=True, nogil=True)
+def _place(g_lo, g_hi, g_rank, g_pos, is_f, bound, cost, t0, t1, comm, r0, tol):  # pragma: no cover (compiled)
+    """For each job in turn: the live gap with the earliest (start, rank) that holds
+    `cost` inside the job's window, the op placed as early as the window allows there;
+    the gap keeps its left piece in place and gains its right piece at the end."""
+    n_jobs = is_f.size
+    cap = g_lo.size + n_jobs
+    lo_, hi_ = np.empty(cap), np.empty(cap)
+    rank_, pos_ = np.empty(cap, np.int64), np.empty(cap, np.int64)
+    alive = np.zeros(cap, np.bool_)
+    n = g_lo.size
+    lo_[:n], hi_[:n], rank_[:n], pos_[:n] = g_lo, g_hi, g_rank, g_pos
+    alive[:n] = True
+    placed = np.zeros(n_jobs, np.bool_)
+    rank, pos, at = np.full(n_jobs, -1, np.int64), np.full(n_jobs, -1, np.int64), np.zeros(n_jobs)
+    for j in range(n_jobs):
+        e = cost[j]
+        best = -1
+        for k in range(n):
+            if not alive[k]:
+                continue
+            lag = comm if rank_[k] != r0 else 0.0
+            if is_f[j]:
+                w_lo, w_hi = t0, bound[j] - lag
+            else:
+                w_lo, w_hi = bound[j] + lag, t1
+            lo = max(lo_[k], w_lo)
+            if min(hi_[k], w_hi) - lo < e - tol:
+                continue
+            if best < 0 or lo_[k] < lo_[best] or (lo_[k] == lo_[best] and rank_[k] < rank_[best]):
+                best = k
+                at[j] = lo
+        if best < 0:
+            continue
+        placed[j] = True
+        rank[j], pos[j] = rank_[best], pos_[best]
+        s = at[j]
+        right_lo, right_hi = s + e, hi_[best]
+        if s - lo_[best] > 0:
+            hi_[best] = s  # the left piece stays
+        else:
+            alive[best] = False
+        if right_hi - right_lo > 0:
+            lo_[n], hi_[n], rank_[n], pos_[n], alive[n] = right_lo, right_hi, rank_[best], pos_[best], True
+            n += 1
+    return placed, rank, pos, at
 
 
 def rounds(first: np.ndarray, left: np.ndarray, P: int) -> tuple[np.ndarray, np.ndarray, int]:
