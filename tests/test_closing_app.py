@@ -83,7 +83,7 @@ def test_balance_shows_resident_with_the_before_marked(app):
     assert np.array_equal(app.figures.sources["ops"].data["left"], res.timeline.start)  # timeline unchanged
     assert "18</b> activation transfers per iteration" in app.closing.object
     assert "rank 0 keeps <b>5</b> micro-batches (8 before)" in app.closing.object
-    assert app.figures.models["inflight_title"].text.startswith("Peak resident activations")
+    assert app.figures.models["inflight_title"].text == "Peak resident, balanced (BPipe)"
     assert "resident after balancing" in app.bars_key.object
     app.balance = False
     assert np.isnan(app.figures.sources["bars"].data["before"]).all()

@@ -101,11 +101,12 @@ class Figures:
                         fill_color=KIND_COLORS[0], line_color=None)
         w_only = fig.hbar(y="rank", left="b", right="peak", height=0.6, source=source,
                           fill_color=W_ONLY_COLOR, line_color=None, name="w_only")
+        # After balancing: the bar as it stood before, as a dashed outline (NaN, so
+        # nothing, otherwise): the old staircase behind the flattened one.
+        fig.hbar(y="rank", left="zero", right="before", height=0.6, source=source, fill_alpha=0,
+                 line_color="#333333", line_dash="dashed", line_width=1.3, name="before_bars")
         fig.scatter(x="theory", y="rank", source=source, marker="diamond", size=11,
                     fill_color="white", line_color="black", line_width=1.5)
-        # After balancing: where the bar stood before (NaN, so nothing, otherwise).
-        fig.scatter(x="before", y="rank", source=source, marker="dash", angle=1.5708, size=16,
-                    line_color="black", line_width=2.5, name="before_marks")
         fig.add_tools(HoverTool(name="bars_hover", renderers=[held, w_only]))
         fig.yaxis.visible = False
         fig.ygrid.grid_line_color = None

@@ -29,6 +29,7 @@ LAYOUTS = {
     "verdict": '<span class="pv-{cls}">{text}</span>',
     "sep": " · ",
     "swatch": '<span class="pv-swatch" style="background:{color}"></span>',
+    "swatch_outline": '<span class="pv-swatch" style="border:1px dashed {color};box-sizing:border-box"></span>',
     "key": '<div class="pv-key">{items}</div>',
     "table": (
         '<div class="pv-table-box"><table class="pv-table"><thead><tr>{head}</tr></thead>'
@@ -115,7 +116,8 @@ def bars_key_html(has_w: bool, lang: str = "en", balanced: bool = False) -> str:
         return compose("swatch", color=color) + template(key, lang)
 
     if balanced:
-        items = [item(KIND_COLORS[0], "key.resident"), "<b>|</b> " + template("key.before", lang)]
+        items = [item(KIND_COLORS[0], "key.resident"),
+                 compose("swatch_outline", color="#333333") + template("key.before", lang)]
     elif has_w:
         items = [item(KIND_COLORS[0], "key.awaiting_b"), item(W_ONLY_COLOR, "key.awaiting_w")]
     else:
