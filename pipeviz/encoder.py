@@ -10,7 +10,11 @@ times the result. Three placements:
 
   stage0     E_F(i) right before the op holding F(i, 0) on its rank, E_B(i) right
              after the op holding the backward of (i, 0): the same timing as SPEC's
-             "F(i, 0) costs + e_f, B(i, 0) costs + e_b".
+             "F(i, 0) costs + e_f, B(i, 0) costs + e_b" wherever those are ops of
+             their own. Inside an overlapped F&B (DualPipe-V) the encoder ops stay
+             real ops beside it: E_F(i) may use the F&B's wait for its backward
+             input, and the F&B releases its forward result before E_B(i) runs, so
+             that timing is at most a heavier F&B's, never later.
   separate   Step 1 (prologue): E_F(i) on rank i mod P, i ascending, ceil(m/P) rounds.
              Step 2: the pipeline.  Step 3 (epilogue): E_B(i) on rank i mod P.
   bubbles    Step 1 (prologue): rank r runs E_F(r), r < min(P, m).
@@ -298,7 +302,7 @@ def plan(order: Order, start: np.ndarray, end: np.ndarray, t0: float, t1: float,
     is_f = kind == EF
     # Where each job's window is bounded by the pipeline: F(i, 0)'s start, or the end
     # of the backward of (i, 0).
-    bound = np.where(is_f, start[fwd[mb]] if mb.size else 0.0, end[bwd[np.where(is_f, 0, mb)]] if mb.size else 0.0)
+    bound = np.where(is_f, start[fwd[mb]], end[bwd[np.where(is_f, 0, mb)]])
     cost = np.where(is_f, enc.ef, enc.eb)
     placed, rank, pos, at = _place(g.start, g.end, g.rank, g.pos, is_f, bound, cost, float(t0), float(t1),
                                    float(comm), int(order.stage_to_rank[0]), 1e-9 * max(1.0, t1))

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from pipeviz import NAMES, Config, ConfigError, Costs, run
 from pipeviz.encoder import PLACES, Encoder, first_ops
-from pipeviz.order import EB, EF
+from pipeviz.order import EB, EF, FB
 from pipeviz.simulate import op_durations, simulate
 
 
@@ -199,7 +199,8 @@ def test_separate_costs_its_rounds(cfg):
 @given(configs())
 def test_stage0_times_like_a_heavier_stage_0(cfg):
     """stage0 is SPEC.md's F(i, 0) costs + e_f and B(i, 0) costs + e_b: the same
-    makespan as the pipeline alone with those two ops made heavier."""
+    makespan as the pipeline alone with those two ops made heavier, where they are ops
+    of their own; where an overlapped F&B holds one, never later."""
     cfg = cfg.replace(encoder=cfg.encoder.replace(place="stage0"))
     res = run(cfg)
     pipe = res.encoder.pipeline.order
@@ -209,4 +210,7 @@ def test_stage0_times_like_a_heavier_stage_0(cfg):
     if not cfg.encoder.frozen:
         dur[bwd] += cfg.encoder.eb
     heavier = simulate(pipe, cfg.costs, dur)
-    assert res.metrics.makespan == pytest.approx(heavier.makespan, rel=1e-9)
+    if (pipe.kind[fwd] == FB).any() or (pipe.kind[bwd] == FB).any():
+        assert res.metrics.makespan <= heavier.makespan * (1 + 1e-9)
+    else:
+        assert res.metrics.makespan == pytest.approx(heavier.makespan, rel=1e-9)
