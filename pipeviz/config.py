@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
-from .balance import check_mode
 from .costs import Costs
-from .encoder import Encoder
 from .errors import ConfigError
 from .text import strings
+
+if TYPE_CHECKING:
+    from .encoder import Encoder
 
 # Refuse anything past this many ops. benchmarks/engine.py times generate + simulate +
 # measure well under a microsecond per op on a 2-core machine, so the largest
@@ -41,6 +43,10 @@ class Config:
             whole(name, getattr(self, name))
         if self.G is not None:
             whole("G", self.G)
+        # The closing section's settings; their modules import the order IR, which imports this one.
+        from .balance import check_mode
+        from .encoder import Encoder
+
         if self.encoder is not None and not isinstance(self.encoder, Encoder):
             raise ConfigError("config.encoder", value=str(self.encoder))
         check_mode(self.balance)
