@@ -20,7 +20,8 @@ def app():
 def test_opens_without_encoder_or_balancing(app):
     assert app.encoder == "none" and not app.balance
     assert not app.closing.visible and not app.places.visible
-    assert np.isnan(app.figures.sources["bars"].data["before"]).all()
+    bars = app.figures.sources["bars"].data
+    assert np.array_equal(bars["before"], bars["peak"]) and not app.figures.models["before_bars"].visible
     assert app.figures.sources["steps_before"].data["xs"] == []
 
 
@@ -85,8 +86,9 @@ def test_balance_shows_resident_with_the_before_marked(app):
     assert "rank 0 keeps <b>5</b> micro-batches (8 before)" in app.closing.object
     assert app.figures.models["inflight_title"].text == "Peak resident, balanced (BPipe)"
     assert "resident after balancing" in app.bars_key.object
+    assert app.figures.models["before_bars"].visible
     app.balance = False
-    assert np.isnan(app.figures.sources["bars"].data["before"]).all()
+    assert not app.figures.models["before_bars"].visible
     assert app.figures.models["inflight_title"].text == "Peak in-flight activations"
 
 

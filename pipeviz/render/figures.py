@@ -21,7 +21,15 @@ from bokeh.models import (
 )
 from bokeh.plotting import figure
 
-from ..view.palette import BUBBLE_HATCH, KIND_COLORS, MAX_CHUNKS, RANK_PALETTE, W_ONLY_COLOR, chunk_palette
+from ..view.palette import (
+    BEFORE_OUTLINE,
+    BUBBLE_HATCH,
+    KIND_COLORS,
+    MAX_CHUNKS,
+    RANK_PALETTE,
+    W_ONLY_COLOR,
+    chunk_palette,
+)
 
 BORDER_LEFT = 64  # same left border on stacked figures so their time axes line up
 FONT = '"Noto Sans CJK SC", "Source Han Sans SC", "PingFang SC", "Microsoft YaHei", system-ui, sans-serif'
@@ -101,10 +109,10 @@ class Figures:
                         fill_color=KIND_COLORS[0], line_color=None)
         w_only = fig.hbar(y="rank", left="b", right="peak", height=0.6, source=source,
                           fill_color=W_ONLY_COLOR, line_color=None, name="w_only")
-        # After balancing: the bar as it stood before, as a dashed outline (NaN, so
-        # nothing, otherwise): the old staircase behind the flattened one.
+        # After balancing: the bar as it stood before, as a dashed outline (shown only
+        # then): the old staircase behind the flattened one.
         fig.hbar(y="rank", left="zero", right="before", height=0.6, source=source, fill_alpha=0,
-                 line_color="#333333", line_dash="dashed", line_width=1.3, name="before_bars")
+                 line_color=BEFORE_OUTLINE, line_dash="dashed", line_width=1.3, name="before_bars")
         fig.scatter(x="theory", y="rank", source=source, marker="diamond", size=11,
                     fill_color="white", line_color="black", line_width=1.5)
         fig.add_tools(HoverTool(name="bars_hover", renderers=[held, w_only]))

@@ -29,7 +29,7 @@
   var DATA = root.PIPEVIZ_DATA;
   var FIELDS = X.fields.FIELDS;
   var ENGINE_FIELDS = DATA.rules.engineFields;
-  var SOURCES = ['ops', 'labels', 'bubbles', 'bars', 'steps'];
+  var SOURCES = ['ops', 'labels', 'bubbles', 'bars', 'steps', 'steps_before'];
   var CACHE_SIZE = 16; // engine results kept, as app.run_cached keeps 64 (they are larger here)
 
   function byId(id) { return root.document.getElementById(id); }
@@ -53,8 +53,9 @@
   }
 
   function configKey(cfg) {
-    var c = cfg.costs;
-    return JSON.stringify([cfg.schedule, cfg.P, cfg.m, cfg.V, cfg.G, c.tf, c.tb, c.tw, c.comm, c.tfb]);
+    var c = cfg.costs, e = cfg.encoder;
+    return JSON.stringify([cfg.schedule, cfg.P, cfg.m, cfg.V, cfg.G, c.tf, c.tb, c.tw, c.comm, c.tfb,
+      e && [e.ef, e.eb, e.place, e.frozen], cfg.balance]);
   }
 
   function Explorer(doc) {
@@ -75,6 +76,7 @@
     this.laterPending = false;
     this.cache = new Map();
     this.tableRows = [null, []];
+    this.placesRows = [null, []]; // the encoder's placements compared (view/closing.py)
     this.drawn = {}; // source name -> what its columns were computed from
     this.window = null; // the timeline's zoom [x0, x1], null at the full view
     this.written = {}; // element id -> the HTML last written there
@@ -180,6 +182,7 @@
       this.result = res;
       this.draw(res, lang);
       this.setHtml('pv-readout', X.readouts.readoutHtml(X.readouts.readoutValues(res), lang));
+      this.setHtml('pv-closing', X.closing.closingHtml(X.closing.closingValues(res), lang));
     }
     if (this.shownLang !== lang) this.relabel(lang);
     this.later();
@@ -223,7 +226,9 @@
   Explorer.prototype.draw = function (res, lang) {
     var unit = this.values.unit, px = this.labelPx(), doc = this.doc, self = this;
     var view = X.columns.figureView(res, unit, lang, px);
-    var from = { ops: [res, px, null], labels: [res, px, null], bubbles: [res], bars: [res, unit], steps: [res] };
+    var from = {
+      ops: [res, px, null], labels: [res, px, null], bubbles: [res], bars: [res, unit], steps: [res], steps_before: [res],
+    };
     this.window = null; // the view's x_range opens at the full view
     SOURCES.forEach(function (name) {
       if (same(self.drawn[name], from[name])) return;
@@ -303,8 +308,12 @@
       if (this.tableRows[0] !== key) { // a unit or language change keeps the numbers
         this.tableRows = [key, X.readouts.tableValues(res.config, function (cfg) { return self.run(cfg); })];
       }
+      if (this.placesRows[0] !== key) {
+        this.placesRows = [key, X.closing.placementsValues(res.config, function (cfg) { return self.run(cfg); })];
+      }
       this.setHtml('pv-table', X.readouts.tableHtml(this.tableRows[1], lang));
-      this.setHtml('pv-bars-key', X.readouts.barsKeyHtml(res.order.hasW, lang));
+      this.setHtml('pv-bars-key', X.readouts.barsKeyHtml(res.order.hasW, lang, res.balance !== null));
+      this.setHtml('pv-places', X.closing.placementsHtml(this.placesRows[1], lang));
     }
     this.writeUrl();
   };

@@ -11,20 +11,25 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from ..balance import MODES
 from ..config import Config
 from ..encoder import PLACES
 from ..engine import Result
 from ..errors import ConfigError
+from ..order import EF
 from ..text import fill, strings, template
-from .palette import KIND_COLORS
+from .fields import NO_ENCODER
+from .palette import DISPLAY_KIND, KIND_COLORS
 from .readouts import LAYOUTS, compose, num, pct
 
-ENCODER_COLOR = KIND_COLORS[3]
+ENCODER_COLOR = KIND_COLORS[DISPLAY_KIND[EF]]
+FIELD = "encoder"  # the explorer's field holding the placement (view/fields.py)
 
 LAYOUTS.update({
     "closing": '<div class="pv-closing">{lines}</div>',
     "closing_line": '<div class="pv-closing-line">{text}</div>',
     "place_row": '<tr{current} data-place="{place}">{cells}</tr>',
+    "places": '<h4 class="pv-places-title">{title}</h4>{table}<p class="pv-places-note">{note}</p>',
 })
 
 
@@ -66,7 +71,7 @@ def closing_html(v: dict, lang: str = "en") -> str:
     e = v["encoder"]
     if e is not None:
         head = compose("swatch", color=ENCODER_COLOR) + fill(
-            "cl.encoder", lang, html=True, place=template(f"choice.encoder.{e['place']}", lang),
+            "cl.encoder", lang, html=True, place=template(f"choice.{FIELD}.{e['place']}", lang),
             makespan=e["makespan"], pipeline=e["pipeline"], exposed=e["exposed"], hidden=e["hidden"],
             filled=e["filled"])
         lines.append(head)
@@ -108,12 +113,20 @@ def placements_values(cfg: Config, run: Callable[[Config], Result]) -> list[dict
 PLACES_HEAD = ("cl.th.place", "cl.th.makespan", "cl.th.pipeline", "cl.th.exposed", "cl.th.hidden", "cl.th.filled")
 
 
+def page_data() -> dict:
+    """What the page's JavaScript reads of the closing section (encoder.js, balance.js, closing.js)."""
+    from .state import ENCODER_KNOBS, ENCODER_ON
+
+    return {"places": list(PLACES), "modes": list(MODES), "field": FIELD, "none": NO_ENCODER, "on": ENCODER_ON,
+            "knobs": list(ENCODER_KNOBS), "placesHead": list(PLACES_HEAD)}
+
+
 def placements_html(rows: list[dict], lang: str = "en") -> str:
     if not rows:
         return ""
     out = []
     for row in rows:
-        cells = [compose("td", text=template(f"choice.encoder.{row['place']}", lang))]
+        cells = [compose("td", text=template(f"choice.{FIELD}.{row['place']}", lang))]
         if row["error"] is not None:
             cells.append(compose("td_span", span=str(len(PLACES_HEAD) - 1), text=row["error"].html(lang)))
         else:
@@ -121,8 +134,8 @@ def placements_html(rows: list[dict], lang: str = "en") -> str:
         current = ' class="pv-current" aria-current="true"' if row["current"] else ""
         out.append(compose("place_row", current=current, place=row["place"], cells="".join(cells)))
     head = "".join(compose("th", text=template(k, lang)) for k in PLACES_HEAD)
-    return (f"<h4 class=\"pv-places-title\">{template('cl.places', lang)}</h4>"
-            + compose("table", head=head, rows="".join(out)) + f"<p class=\"pv-places-note\">{template('cl.why', lang)}</p>")
+    return compose("places", title=template("cl.places", lang), table=compose("table", head=head, rows="".join(out)),
+                   note=template("cl.why", lang))
 
 
 strings({

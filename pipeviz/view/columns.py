@@ -103,15 +103,15 @@ def bubbles(res: Result) -> dict[str, np.ndarray]:
 def inflight_bars(res: Result, unit: str) -> dict[str, np.ndarray]:
     """Peak in-flight per rank, stacked (awaiting B, then awaiting W only) where the
     backward is split, with the closed-form value; in chunks or micro-batches. After
-    balancing (BPipe) the bar is the peak resident and `before` the peak in flight."""
+    balancing (BPipe) the bar is the peak resident and `before` the peak in flight
+    (drawn only then; otherwise it is the bar itself)."""
     mt, th = res.metrics, res.theory
     scale = 1.0 if unit == CHUNKS else 1.0 / res.order.chunks_per_rank
     peak = mt.peak_chunks * scale
     held_b = (mt.peak_awaiting_b if mt.peak_awaiting_b is not None else mt.peak_chunks) * scale
     P = res.config.P
-    before = np.full(P, np.nan)
+    before = peak.astype(np.float64)
     if res.balance is not None:
-        before = peak.astype(np.float64)
         peak = held_b = res.balance.peak_chunks * scale
     return {
         "rank": np.arange(P, dtype=np.float64),
@@ -169,6 +169,7 @@ def props(res: Result, unit: str, lang: str) -> dict:
         "timeline": {"height": height},
         "inflight": {"height": height},
         "w_only": {"visible": res.order.has_w},
+        "before_bars": {"visible": balanced},
         "bars_x_range": {"start": 0, "end": top * 1.15},
         "bars_xaxis": {"axis_label": fill("axis.peak_resident" if balanced else "axis.peak", lang,
                                           unit=template(f"choice.unit.{unit}", lang))},

@@ -59,6 +59,7 @@ class Field:
 
 
 FIELDS: dict[str, Field] = {}
+NO_ENCODER = "none"  # the encoder field's value for no encoder
 
 
 def register(*fields: Field) -> None:
@@ -81,7 +82,7 @@ register(
     Field(name="lang", kind="choice", default="en", choices=("en", "zh")),
     # The article's closing section: an encoder in the bubbles (pipeviz.encoder) and
     # activation balancing (pipeviz.balance). encoder=none runs no encoder.
-    Field(name="encoder", kind="choice", default="none", choices=("none", *ENCODER_PLACES)),
+    Field(name="encoder", kind="choice", default=NO_ENCODER, choices=(NO_ENCODER, *ENCODER_PLACES)),
     Field(name="ef", kind="float", default=0.5, low=0.1, high=50, step=0.1),
     Field(name="eb", kind="float", default=1.0, low=0.1, high=50, step=0.1),
     Field(name="frozen", kind="bool", default=False),

@@ -18,7 +18,7 @@ from ..engine import Result
 from ..errors import ConfigError
 from ..registry import NAMES, SCHEDULES
 from ..text import Msg, fill, strings, template
-from .palette import KIND_COLORS, W_ONLY_COLOR
+from .palette import BEFORE_OUTLINE, KIND_COLORS, W_ONLY_COLOR
 
 # Markup with {slots} for HTML that is already built (never for raw text).
 LAYOUTS = {
@@ -117,7 +117,7 @@ def bars_key_html(has_w: bool, lang: str = "en", balanced: bool = False) -> str:
 
     if balanced:
         items = [item(KIND_COLORS[0], "key.resident"),
-                 compose("swatch_outline", color="#333333") + template("key.before", lang)]
+                 compose("swatch_outline", color=BEFORE_OUTLINE) + template("key.before", lang)]
     elif has_w:
         items = [item(KIND_COLORS[0], "key.awaiting_b"), item(W_ONLY_COLOR, "key.awaiting_w")]
     else:

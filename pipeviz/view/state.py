@@ -23,11 +23,14 @@ from ..encoder import Encoder
 from ..errors import ConfigError
 from ..registry import SCHEDULES, check
 from ..text import Msg, msg, strings
-from .fields import FIELDS
+from .fields import FIELDS, NO_ENCODER
 
 # The fields config() reads: a change to any other field (unit, lang) redraws
 # without running the engine.
 ENGINE_FIELDS = ("schedule", "P", "m", "V", "tf", "tb", "tw", "comm", "encoder", "ef", "eb", "frozen", "balance")
+# Rule 2: moving one of these with no encoder runs the encoder with this placement.
+ENCODER_KNOBS = ("ef", "eb", "frozen")
+ENCODER_ON = "bubbles"
 # Rule 1's pair: V > 1 on the first is the second (1F1B is interleaved 1F1B with V = 1).
 V_STEP = ("1f1b", "interleaved")
 
@@ -41,7 +44,7 @@ def config(state: dict) -> Config:
 
 def encoder_of(state: dict) -> Encoder | None:
     """The encoder a state runs: none, or e_f, e_b, placement and frozen."""
-    if state["encoder"] == "none":
+    if state["encoder"] == NO_ENCODER:
         return None
     return Encoder(state["ef"], state["eb"], state["encoder"], state["frozen"])
 
@@ -70,8 +73,8 @@ def normalize(state: dict, changed) -> tuple[dict, list[Msg]]:
             notes.append(msg("rule.v_kept" if by_v else "rule.v_set", name=name, V=fixed))
     elif name == V_STEP[1] and V == 1 and changed & {"V", "schedule"}:
         notes.append(msg("rule.interleaved_v1"))
-    if state["encoder"] == "none" and changed & {"ef", "eb", "frozen"} and "encoder" not in changed:
-        state["encoder"] = "bubbles"
+    if state["encoder"] == NO_ENCODER and changed & set(ENCODER_KNOBS) and "encoder" not in changed:
+        state["encoder"] = ENCODER_ON
         notes.append(msg("rule.encoder_on"))
     error = problem(state)
     if error is not None:
