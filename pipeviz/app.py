@@ -98,6 +98,7 @@ class Explorer(pn.viewable.Viewer):
         self.closing = pn.pane.HTML("", name="closing", visible=False, sizing_mode="stretch_width")
         self.places = pn.pane.HTML("", name="places", visible=False, sizing_mode="stretch_width")
         self._places_rows: tuple = (None, [])
+        self._switch_watchers: list = []  # the boolean fields' boxes follow their parameters
         self.table = pn.pane.HTML("", name="table", sizing_mode="stretch_width")
         self.bars_key = pn.pane.HTML("", name="bars_key", width=230, margin=(0, 5))
         self.notes: list[Msg] = []  # what the rules adjusted; shown until the next change
@@ -289,6 +290,9 @@ class Explorer(pn.viewable.Viewer):
     def controls(self):
         """The controls, labelled in the current language (rebuilt when it changes)."""
         lang = self.lang
+        for watcher in self._switch_watchers:  # the boxes being replaced
+            self.param.unwatch(watcher)
+        self._switch_watchers = []
         schedule = pn.widgets.RadioBoxGroup.from_param(
             self.param.schedule, inline=False, name=template("field.schedule", lang),
             options={f"{template(f'sched.{n}.title', lang)}: {template(f'sched.{n}.summary', lang)}": n for n in NAMES},
@@ -317,7 +321,7 @@ class Explorer(pn.viewable.Viewer):
             self.param.lang, name=template("field.lang", lang),
             options={template(f"choice.lang.{x}", lang): x for x in FIELDS["lang"].choices},
         )
-        balance = pn.widgets.Checkbox.from_param(self.param.balance, name=template("field.balance", lang))
+        balance = self.switch("balance", lang)
         return pn.Column(
             pn.pane.HTML(f"<h2>pipeviz</h2><p>{escape(template('app.tagline', lang))}</p>"),
             language, presets, schedule, *sliders, cost_card,
@@ -330,6 +334,17 @@ class Explorer(pn.viewable.Viewer):
     def table_title(self):
         return pn.pane.HTML(f"<h3>{escape(template('table.title', self.lang))}</h3>", margin=(10, 10, 0, 10))
 
+    def switch(self, key: str, lang: str) -> pn.widgets.CheckBoxGroup:
+        """A boolean field as a one-box CheckBoxGroup, whose label names the box (a
+        Checkbox's text is not tied to its input, so the box would have no accessible
+        name), kept in step with the parameter both ways."""
+        label = template(f"field.{key}", lang)
+        box = pn.widgets.CheckBoxGroup(options=[label], value=[label] if getattr(self, key) else [])
+        box.param.watch(lambda e: setattr(self, key, bool(e.new)), "value")
+        watcher = self.param.watch(lambda e: setattr(box, "value", [label] if e.new else []), key)
+        self._switch_watchers.append(watcher)
+        return box
+
     def encoder_controls(self, lang: str) -> list:
         """The closing section's encoder: placement, e_f and e_b (sliders after P, m
         and V), frozen."""
@@ -339,7 +354,7 @@ class Explorer(pn.viewable.Viewer):
         )
         sliders = [LiveFloatSlider.from_param(getattr(self.param, k), name=template(f"field.{k}", lang),
                                               step=FIELDS[k].step) for k in ("ef", "eb")]
-        frozen = pn.widgets.Checkbox.from_param(self.param.frozen, name=template("field.frozen", lang))
+        frozen = self.switch("frozen", lang)
         return [pn.pane.HTML(f"<b>{escape(template('field.encoder', lang))}</b>"), place, *sliders, frozen]
 
     def layout(self):

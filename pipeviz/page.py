@@ -38,7 +38,7 @@ from bokeh.embed import file_html
 from bokeh.events import DocumentReady, RangesUpdate
 from bokeh.layouts import column, row
 from bokeh.models import (
-    Checkbox,
+    CheckboxGroup,
     CustomJS,
     Div,
     InlineStyleSheet,
@@ -188,8 +188,8 @@ def widget_texts(lang: str) -> dict:
     out["schedule"] = {"labels": [f"{t(f'sched.{n}.title')}: {t(f'sched.{n}.summary')}" for n in NAMES]}
     for key in ("unit", "lang", "encoder"):
         out[key] = {"labels": [t(f"choice.{key}.{c}") for c in FIELDS[key].choices]}
-    for key in ("frozen", "balance"):
-        out[key] = {"label": t(FIELDS[key].label_key)}
+    for key in ("frozen", "balance"):  # a one-box CheckboxGroup: its label names the box (Checkbox's does not)
+        out[key] = {"labels": [t(FIELDS[key].label_key)]}
     out["preset"] = {"title": t("field.preset"), "options": [[p, t(f"preset.{p}")] for p in PRESETS]}
     out["costs-toggle"] = {"label": t("costs.title")}
     for name, key in (("tagline", "app.tagline"), ("unit_label", "field.unit"), ("costs_note", "costs.note"),
@@ -230,11 +230,11 @@ def widgets(cfg: Config, lang: str) -> dict:
         P=slider("P", cfg.P), m=slider("m", cfg.m), V=slider("V", cfg.V),
         tf=spinner("tf", c.tf), tb=spinner("tb", c.tb), tw=spinner("tw", c.tw), comm=spinner("comm", c.comm),
         unit=choice("unit", FIELDS["unit"].default), lang=choice("lang", lang),
-        balance=Checkbox(active=cfg.balance is not None, name="balance", **texts["balance"]),
+        balance=CheckboxGroup(active=[0] if cfg.balance is not None else [], name="balance", **texts["balance"]),
         encoder=choice("encoder", enc.place if enc else FIELDS["encoder"].default, cls=RadioGroup),
         ef=float_slider("ef", enc.ef if enc else FIELDS["ef"].default),
         eb=float_slider("eb", enc.eb if enc else FIELDS["eb"].default),
-        frozen=Checkbox(active=bool(enc and enc.frozen), name="frozen", **texts["frozen"]),
+        frozen=CheckboxGroup(active=[0] if enc and enc.frozen else [], name="frozen", **texts["frozen"]),
         preset=Select(value=next(iter(PRESETS)), name="preset", **texts["preset"]),
     )
 
@@ -253,7 +253,7 @@ def document_html(cfg: Config, lang: str, script_tags: str) -> str:
                         code="PipevizExplorer.handle(anchor.document, what, key)")
 
     for key, widget in ui.items():
-        widget.js_on_change("active" if isinstance(widget, (RadioGroup, RadioButtonGroup, Checkbox)) else "value",
+        widget.js_on_change("active" if isinstance(widget, (RadioGroup, RadioButtonGroup, CheckboxGroup)) else "value",
                             callback("change", key))
     costs_box = column(
         Div(styles={"font-size": "12px"}, sizing_mode="stretch_width", name="costs_note", **texts["costs_note"]),

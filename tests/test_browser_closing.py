@@ -99,4 +99,13 @@ def test_balance_from_a_url(page, app_url, errors):
         """() => Bokeh.documents.some(d => (d.get_model_by_name("inflight_title") || {}).text
                                           === "Peak resident, balanced (BPipe)")""")
     screenshot(page, "app-bpipe")
+    # The switch is a checkbox with a name; unticking it brings the staircase back.
+    box = page.get_by_role("checkbox", name="Balance activations (pair rank r with rank P-1-r)")
+    assert box.is_checked()
+    box.uncheck()
+    page.wait_for_function("location.search.includes('balance=0')")
+    assert page.locator(".pv-closing").count() == 0 or not page.locator(".pv-closing").is_visible()
+    page.get_by_role("checkbox", name="frozen encoder (no backward)").check()  # turns the encoder on, frozen
+    page.get_by_text("the encoder now runs in the bubbles").wait_for()
+    page.wait_for_function("location.search.includes('frozen=1') && location.search.includes('encoder=bubbles')")
     assert errors == []

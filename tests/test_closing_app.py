@@ -2,6 +2,7 @@
 activation balancing, from the fields to the sources and readouts."""
 
 import numpy as np
+import panel as pn
 import pytest
 
 from pipeviz import Config, run
@@ -112,3 +113,22 @@ def test_chinese(app):
     app.param.update(encoder="bubbles", balance=True, lang="zh")
     assert "编码器（塞进气泡）" in app.closing.object and "均衡后（BPipe）" in app.closing.object
     assert "三种放置方式" in app.places.object
+
+
+def test_switches_follow_their_fields_both_ways(app):
+    """Boolean fields are one-box CheckBoxGroups (a Checkbox's text names nothing)."""
+    controls = app.controls()
+    boxes = [w for w in controls.select(pn.widgets.CheckBoxGroup)]
+    by_label = {w.options[0]: w for w in boxes}
+    balance = by_label["Balance activations (pair rank r with rank P-1-r)"]
+    frozen = by_label["frozen encoder (no backward)"]
+    app.balance = True
+    assert balance.value == [balance.options[0]]
+    frozen.value = [frozen.options[0]]
+    assert app.frozen and app.encoder == "bubbles"  # the rule turned the encoder on
+    balance.value = []
+    assert not app.balance
+    app.lang = "zh"  # the controls are rebuilt; the old boxes no longer follow
+    app.controls()
+    app.frozen = False
+    assert frozen.value == [frozen.options[0]]

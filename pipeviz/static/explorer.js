@@ -87,7 +87,7 @@
   Explorer.prototype.read = function (name) {
     var f = FIELDS.get(name), w = this.widgets.get(name);
     if (f.kind === 'choice') return f.choices[w.active];
-    if (f.kind === 'bool') return w.active;
+    if (f.kind === 'bool') return w.active.indexOf(0) >= 0; // a one-box CheckboxGroup
     return w.value;
   };
 
@@ -99,7 +99,7 @@
       var f = FIELDS.get(name), w = self.widgets.get(name), v = self.values[name];
       if (!w) return;
       if (f.kind === 'choice') w.active = f.choices.indexOf(v);
-      else if (f.kind === 'bool') w.active = v;
+      else if (f.kind === 'bool') w.active = v ? [0] : [];
       else w.value = v;
     });
   };
