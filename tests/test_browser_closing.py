@@ -67,7 +67,7 @@ def test_dragging_e_f_moves_the_readout_and_the_encoder_ops(page, app_url, error
     wait_for_text(page, "the encoder now runs in the bubbles")
     assert source_length(page, "ops") == 64 + 16
     assert encoder_starts(page) == pytest.approx(starts)
-    for _ in range(14):  # e_f -> 2.0: some forwards no longer fit and need a further round
+    for _ in range(14):  # e_f -> 2.0: the encoder ops move with it
         handle.press("ArrowRight")
     res2, starts2 = expected(2.0)
     wait_for_text(page, f"makespan {res2.metrics.makespan:g} (33 without it)")

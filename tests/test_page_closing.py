@@ -60,7 +60,7 @@ def test_dragging_e_f_moves_the_readout_and_the_encoder_ops(page, page_file, err
     first = page.evaluate(ENCODER_STARTS)
     assert first == pytest.approx(res.timeline.start[enc].tolist())
     assert_models_match(page, st)
-    for _ in range(14):  # e_f -> 2.0: two forwards need a further round before the pipeline
+    for _ in range(14):  # e_f -> 2.0: the encoder ops move with it
         handle.press("ArrowRight")
     page.wait_for_function("Math.abs(PipevizExplorer.get().state().ef - 2.0) < 1e-9")
     settled(page)
