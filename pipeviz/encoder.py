@@ -85,9 +85,6 @@ class Encoder:
         """Encoder time per micro-batch."""
         return self.ef + (0.0 if self.frozen else self.eb)
 
-    def as_dict(self) -> dict:
-        return {"ef": self.ef, "eb": self.eb, "place": self.place, "frozen": self.frozen}
-
 
 @dataclass(frozen=True, eq=False)
 class EncoderRun:
