@@ -57,8 +57,9 @@ class Balance:
 
 
 def steps_of(steps: Steps, r: int) -> tuple[np.ndarray, np.ndarray]:
-    sel = steps.rank == r
-    return steps.time[sel], steps.value[sel]
+    """Rank r's step function (steps are rank-major)."""
+    lo, hi = np.searchsorted(steps.rank, [r, r + 1])
+    return steps.time[lo:hi], steps.value[lo:hi]
 
 
 def value_at(time: np.ndarray, value: np.ndarray, at: np.ndarray) -> np.ndarray:

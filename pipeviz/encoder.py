@@ -163,38 +163,49 @@ class _Inserts:
         return cls([], [], [], [], [], [], [])
 
     def add(self, rank, kind, mb, segment, pos=0, sub=0, key=0.0) -> None:
-        n = np.broadcast(rank, mb).size
+        """Ops of one kind and segment; rank, mb, pos and key are arrays or scalars."""
+        n = np.size(mb)
         for name, v in (("rank", rank), ("kind", kind), ("mb", mb), ("segment", segment), ("pos", pos),
                         ("sub", sub), ("key", key)):
-            getattr(self, name).append(np.broadcast_to(np.asarray(v), (n,)))
+            getattr(self, name).append(v if np.ndim(v) else np.full(n, v))
 
     def cat(self, name: str, dtype) -> np.ndarray:
         parts = getattr(self, name)
-        return np.concatenate(parts).astype(dtype) if parts else np.zeros(0, dtype)
+        return np.concatenate(parts).astype(dtype, copy=False) if parts else np.zeros(0, dtype)
 
 
 def insert(order: Order, ins: _Inserts, with_index: bool = False):
     """The pipeline order with the encoder ops in their places, rank by rank (and,
-    with_index, where each pipeline op went)."""
-    P, n = order.P, order.n_ops
-    rank = order.rank
-    local = np.arange(n) - order.rank_ptr[rank]  # position of each op within its rank
-    e_rank = ins.cat("rank", np.int64)
+    with_index, where each pipeline op went).
+
+    The pipeline's ops keep their order, so only the encoder ops are sorted (by rank,
+    segment, position, sub, key) and each goes in before a pipeline op: the rank's
+    first for the prologue, op `pos` of the rank for a gap (sub 0), the op after it
+    for "right after" (sub 2), the rank's end for the epilogue. Encoder ops that go
+    in at the same place keep their sorted order."""
+    P, n, ptr = order.P, order.n_ops, order.rank_ptr
+    e_rank, seg = ins.cat("rank", np.int64), ins.cat("segment", np.int64)
+    pos, sub, key = ins.cat("pos", np.int64), ins.cat("sub", np.int64), ins.cat("key", np.float64)
     k = e_rank.size
-    all_rank = np.concatenate([rank, e_rank])
-    seg = np.concatenate([np.full(n, PIPELINE, np.int64), ins.cat("segment", np.int64)])
-    pos = np.concatenate([local, ins.cat("pos", np.int64)])
-    sub = np.concatenate([np.ones(n, np.int64), ins.cat("sub", np.int64)])
-    key = np.concatenate([np.zeros(n), ins.cat("key", np.float64)])
-    by = np.lexsort((key, sub, pos, seg, all_rank))
-    kind = np.concatenate([order.kind, ins.cat("kind", np.int8)])[by]
-    mb = np.concatenate([order.mb, ins.cat("mb", np.int64)])[by]
-    minus = np.full(k, -1, np.int64)
-    stage = np.concatenate([order.stage, minus])[by]
-    mb2 = np.concatenate([order.mb2, minus])[by]
-    stage2 = np.concatenate([order.stage2, minus])[by]
-    segment = seg[by].astype(np.int8)
-    counts = np.bincount(all_rank, minlength=P)
+    by = np.lexsort((key, sub, pos, seg, e_rank))
+    e_rank, seg, pos, sub = e_rank[by], seg[by], pos[by], sub[by]
+    at = np.where(seg == PROLOGUE, ptr[e_rank], np.where(seg == EPILOGUE, ptr[e_rank + 1],
+                                                         ptr[e_rank] + pos + (sub == 2)))
+    # Sorted, so the j-th encoder op lands at at[j] + j; the pipeline's ops fill the rest in order.
+    enc = np.zeros(n + k, dtype=bool)
+    enc[at + np.arange(k)] = True
+
+    def merged(pipe: np.ndarray, extra) -> np.ndarray:
+        out = np.empty(n + k, dtype=pipe.dtype)
+        out[~enc] = pipe
+        out[enc] = extra
+        return out
+
+    kind = merged(order.kind, ins.cat("kind", np.int8)[by])
+    mb = merged(order.mb, ins.cat("mb", np.int64)[by])
+    stage, mb2, stage2 = (merged(a, -1) for a in (order.stage, order.mb2, order.stage2))
+    segment = merged(np.full(n, PIPELINE, np.int8), seg)
+    counts = np.diff(ptr) + np.bincount(e_rank, minlength=P)
     out = Order(
         P=P, m=order.m, stage_to_rank=order.stage_to_rank, kind=kind, mb=mb, stage=stage, mb2=mb2, stage2=stage2,
         rank_ptr=np.concatenate([[0], np.cumsum(counts)]).astype(np.int64),
@@ -202,9 +213,7 @@ def insert(order: Order, ins: _Inserts, with_index: bool = False):
     )
     if not with_index:
         return out
-    where = np.empty(n + k, dtype=np.int64)
-    where[by] = np.arange(n + k)
-    return out, where[:n]
+    return out, np.flatnonzero(~enc)
 
 
 def durations(order: Order, costs, enc: Encoder) -> np.ndarray:

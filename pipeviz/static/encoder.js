@@ -61,40 +61,42 @@
   function cmp(a, b) { return a < b ? -1 : a > b ? 1 : 0; }
 
   // The pipeline order with the encoder ops in their places, rank by rank, and where
-  // each pipeline op went (encoder.insert; np.lexsort is stable).
+  // each pipeline op went (encoder.insert). The pipeline's ops keep their order, so
+  // only the encoder ops are sorted (np.lexsort is stable) and each goes in before a
+  // pipeline op: the rank's first (prologue), op `pos` (a gap), the one after it
+  // ("right after"), or the rank's end (epilogue).
   function insert(order, ins) {
-    var P = order.P, n = order.nOps, k = ins.rank.length, rank = order.rank, ptr = order.rankPtr, total = n + k, i;
-    var rk = new Int32Array(total), seg = new Int32Array(total), pos = new Int32Array(total);
-    var sub = new Int32Array(total), key = new Float64Array(total), by = new Array(total);
-    for (i = 0; i < n; i++) { rk[i] = rank[i]; seg[i] = PIPELINE; pos[i] = i - ptr[rank[i]]; sub[i] = 1; }
-    for (i = 0; i < k; i++) {
-      rk[n + i] = ins.rank[i]; seg[n + i] = ins.segment[i]; pos[n + i] = ins.pos[i]; sub[n + i] = ins.sub[i];
-      key[n + i] = ins.key[i];
-    }
-    for (i = 0; i < total; i++) by[i] = i;
+    var P = order.P, n = order.nOps, k = ins.rank.length, ptr = order.rankPtr, total = n + k, i, j;
+    var by = new Array(k);
+    for (i = 0; i < k; i++) by[i] = i;
     by.sort(function (a, b) {
-      return rk[a] - rk[b] || seg[a] - seg[b] || pos[a] - pos[b] || sub[a] - sub[b] || cmp(key[a], key[b]) || a - b;
+      return ins.rank[a] - ins.rank[b] || ins.segment[a] - ins.segment[b] || ins.pos[a] - ins.pos[b]
+        || ins.sub[a] - ins.sub[b] || cmp(ins.key[a], ins.key[b]) || a - b;
     });
     var o = {
       P: P, m: order.m, stageToRank: order.stageToRank, kind: new Int8Array(total), mb: new Int32Array(total),
       stage: new Int32Array(total), mb2: new Int32Array(total), stage2: new Int32Array(total),
       rankPtr: new Int32Array(P + 1), segment: new Int8Array(total),
     };
-    var where = new Int32Array(n), segmented = false;
-    for (var j = 0; j < total; j++) {
-      var s = by[j];
-      if (s < n) {
-        o.kind[j] = order.kind[s]; o.mb[j] = order.mb[s]; o.stage[j] = order.stage[s];
-        o.mb2[j] = order.mb2[s]; o.stage2[j] = order.stage2[s];
-        where[s] = j;
-      } else {
-        o.kind[j] = ins.kind[s - n]; o.mb[j] = ins.mb[s - n]; o.stage[j] = -1; o.mb2[j] = -1; o.stage2[j] = -1;
+    var where = new Int32Array(n), segmented = false, src = 0, out = 0;
+    var copy = function (upTo) { // pipeline ops src .. upTo-1, in order
+      for (; src < upTo; src++, out++) {
+        o.kind[out] = order.kind[src]; o.mb[out] = order.mb[src]; o.stage[out] = order.stage[src];
+        o.mb2[out] = order.mb2[src]; o.stage2[out] = order.stage2[src]; o.segment[out] = PIPELINE;
+        where[src] = out;
       }
-      o.segment[j] = seg[s];
-      if (seg[s] !== PIPELINE) segmented = true;
-      o.rankPtr[rk[s] + 1]++;
+    };
+    for (j = 0; j < k; j++) {
+      var e = by[j], r = ins.rank[e], seg = ins.segment[e];
+      copy(seg === PROLOGUE ? ptr[r] : seg === EPILOGUE ? ptr[r + 1] : ptr[r] + ins.pos[e] + (ins.sub[e] === 2 ? 1 : 0));
+      o.kind[out] = ins.kind[e]; o.mb[out] = ins.mb[e]; o.stage[out] = -1; o.mb2[out] = -1; o.stage2[out] = -1;
+      o.segment[out] = seg;
+      if (seg !== PIPELINE) segmented = true;
+      o.rankPtr[r + 1]++;
+      out++;
     }
-    for (var r = 0; r < P; r++) o.rankPtr[r + 1] += o.rankPtr[r];
+    copy(n);
+    for (r = 0; r < P; r++) o.rankPtr[r + 1] += o.rankPtr[r] + (ptr[r + 1] - ptr[r]);
     if (!segmented) o.segment = null;
     return { order: new E.Order(o), where: where };
   }
