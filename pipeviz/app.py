@@ -21,15 +21,18 @@ import panel as pn
 import panel.io.location as panel_location
 import param
 from bokeh.events import RangesUpdate
+from bokeh.layouts import column as bk_column
 
 from .config import Config
+from .custom import CUSTOM, MAX_TEXT
 from .engine import Result, run
-from .errors import ConfigError
+from .errors import ConfigError, OrderError
 from .registry import NAMES
 from .render.figures import Figures
+from .render.glance_panel import GlancePanes, marked
 from .serving import has_viewer
 from .text import Msg, fill, template
-from .view import closing, columns, readouts
+from .view import closing, columns, glance, own_order, readouts
 from .view.fields import FIELDS, PRESETS, encode
 from .view.fields import parse as parse_url
 from .view.state import ENGINE_FIELDS, config, normalize
@@ -80,6 +83,8 @@ def _parameter(f):
         return param.Number(default=f.default, bounds=(f.low, f.high), doc=doc)
     if f.kind == "bool":
         return param.Boolean(default=f.default, doc=doc)
+    if f.kind == "text":
+        return param.String(default=f.default, doc=doc)
     return param.Selector(default=f.default, objects=list(f.choices), doc=doc)
 
 
@@ -92,7 +97,8 @@ class Explorer(pn.viewable.Viewer):
         self.figures = Figures()
         self.result: Result | None = None  # what the figures show: the last valid configuration
         self.notice = pn.pane.HTML("", visible=False, margin=(0, 10), name="notice", sizing_mode="stretch_width")
-        self.readout = pn.pane.HTML("", name="readout", sizing_mode="stretch_width")
+        # A polite live region (static/a11y.js): each new readout is announced.
+        self.readout = pn.pane.HTML("", name="readout", sizing_mode="stretch_width", css_classes=marked("readout"))
         # The closing section's readouts: the encoder and the balancing (at once), and
         # the encoder's placements compared (with the table, after the chart).
         self.closing = pn.pane.HTML("", name="closing", visible=False, sizing_mode="stretch_width")
@@ -101,6 +107,9 @@ class Explorer(pn.viewable.Viewer):
         self._switch_watchers: list = []  # the boolean fields' boxes follow their parameters
         self.table = pn.pane.HTML("", name="table", sizing_mode="stretch_width")
         self.bars_key = pn.pane.HTML("", name="bars_key", width=230, margin=(0, 5))
+        self.glance = GlancePanes(self.lang)  # the timeline's key, the ops table, accessible names
+        self.preset_menu: pn.widgets.Select | None = None  # names the preset the view is (glance.matching_preset)
+        self.m_slider: pn.widgets.IntSlider | None = None
         self.notes: list[Msg] = []  # what the rules adjusted; shown until the next change
         self.problem: Msg | None = None  # why the state cannot be shown, if it cannot
         self.notice_lines: list[str] = []
@@ -165,13 +174,13 @@ class Explorer(pn.viewable.Viewer):
         res = self.result
         if changed & set(ENGINE_FIELDS) or res is None:
             try:
-                res = run_cached(self.config())
+                res = self._run()
                 self.problem = None
-            except ConfigError as e:
+            except (ConfigError, OrderError) as e:
                 self.problem = e.msg
                 res = None
         with pn.io.hold():
-            self._show_notice(lang)
+            self._show_notice(lang, res)
             if res is not None:
                 self.result = res
                 self._window = None  # the view's x_range opens at the full view
@@ -179,7 +188,23 @@ class Explorer(pn.viewable.Viewer):
                 self.readout.object = readouts.readout_html(readouts.readout_values(res), lang)
                 self.closing.object = closing.closing_html(closing.closing_values(res), lang)
                 self.closing.visible = bool(self.closing.object)
+                self.glance.drawn(res, lang)
+            self._show_preset()
         self._later()
+
+    def _run(self) -> Result:
+        """The schedule's result, or the order's of one's own when that is shown."""
+        if own_order.shown(self.state()):
+            return own_order.run(self.state(), self.config().costs)
+        return run_cached(self.config())
+
+    def edit_schedule(self) -> None:
+        """Put the shown schedule's order in the order box, as text, and show it from
+        there, so that a change to it shows at once."""
+        res = self.result
+        if res is None or res.theory is None:  # an order of one's own is in the box already
+            return
+        self.update({"order": res.order.to_text(), "placement": res.schedule.placement, "custom": True})
 
     def _refresh_secondary(self) -> None:
         """The comparison table, the bars' key and the URL: sent after the chart and its
@@ -189,10 +214,11 @@ class Explorer(pn.viewable.Viewer):
             return
         res = self.result
         if res is not None:
-            if self._table_rows[0] != res.config:  # a unit or language change keeps the numbers
-                self._table_rows = (res.config, readouts.table_values(res.config, run_cached))
-            if self._places_rows[0] != res.config:
-                self._places_rows = (res.config, closing.placements_values(res.config, run_cached))
+            if self._table_rows[0] is not res:  # a unit or language change keeps the numbers
+                own = res if res.theory is None else None
+                self._table_rows = (res, readouts.table_values(res.config, run_cached, own))
+            if self._places_rows[0] is not res:  # an order of one's own has no placements to compare
+                self._places_rows = (res, [] if res.theory is None else closing.placements_values(res.config, run_cached))
             with pn.io.hold():
                 self.table.object = readouts.table_html(self._table_rows[1], self.lang)
                 self.bars_key.object = readouts.bars_key_html(res.order.has_w, self.lang, res.balance is not None)
@@ -223,19 +249,25 @@ class Explorer(pn.viewable.Viewer):
         res, px = self.result, self.figures.label_px()
         self._window = window
         with pn.io.hold():
-            self.figures.sources["ops"].data = columns.ops(res, px, window)
+            boxes = columns.ops(res, px, window)
+            self.figures.sources["ops"].data = boxes
+            self.figures.sources["fb_halves"].data = columns.fb_halves(res, boxes)
             self.figures.relabel(columns.labels(res, px, window))
 
-    def _show_notice(self, lang: str) -> None:
-        """What is not valid (a warning) and what the rules adjusted (notes), as plain text."""
+    def _show_notice(self, lang: str, res: Result | None = None) -> None:
+        """What is not valid or cannot finish (a warning) and what the rules adjusted
+        (notes), as plain text. `res` is the result about to be shown."""
         lines = []
         if self.problem is not None:
             shown = self.result.config if self.result else None
             lines.append(fill("notice.invalid", lang, why=self.problem,
                               shown=describe(shown, lang) if shown else template("notice.nothing", lang)))
+        deadlock = getattr(res, "deadlock", None)
+        if deadlock is not None:  # drawn: the ops that ran, and the stuck ones
+            lines.append(deadlock.text(lang))
         lines += [n.text(lang) for n in self.notes]
         self.notice_lines = lines
-        kind = "warning" if self.problem is not None else "info"
+        kind = "warning" if self.problem is not None or deadlock is not None else "info"
         self.notice.object = (
             f'<div class="pv-notice pv-{kind}" role="status">' + "".join(f"<p>{escape(x)}</p>" for x in lines) + "</div>"
         )
@@ -245,6 +277,18 @@ class Explorer(pn.viewable.Viewer):
 
     def apply_preset(self, name: str) -> None:
         self.update(dict(PRESETS[name].values))
+
+    def _preset_chosen(self, name: str) -> None:
+        """The menu changed: the prompt, or the preset the view already is (our own
+        echo), change nothing."""
+        if name and name != glance.matching_preset(self.state()):
+            self.apply_preset(name)
+
+    def _show_preset(self) -> None:
+        if self.preset_menu is not None:
+            self.preset_menu.value = glance.matching_preset(self.state()) or ""
+        if self.m_slider is not None:  # the m slider offers only values the order accepts
+            self.m_slider.start = glance.m_start(self.state())
 
     def _on_load(self) -> None:
         """The browser has rendered the first view. Figure changes made before this
@@ -273,6 +317,8 @@ class Explorer(pn.viewable.Viewer):
         # Never overwrite the URL the browser opened with, never with an invalid state.
         if loc is None or not self._ready or self.problem is not None:
             return
+        if self.custom:  # an order of one's own does not fit in a URL: leave the last one
+            return
         search = "?" + encode(self.state())
         if loc.search != search or loc.hash:
             self._writing_url = True
@@ -294,40 +340,69 @@ class Explorer(pn.viewable.Viewer):
             self.param.unwatch(watcher)
         self._switch_watchers = []
         schedule = pn.widgets.RadioBoxGroup.from_param(
-            self.param.schedule, inline=False, name=template("field.schedule", lang),
+            self.param.schedule, inline=False, name=template("field.schedule", lang), css_classes=marked("schedule"),
             options={f"{template(f'sched.{n}.title', lang)}: {template(f'sched.{n}.summary', lang)}": n for n in NAMES},
             stylesheets=["label { white-space: normal !important; line-height: 1.25; margin-bottom: 4px; }"],
         )
-        sliders = [LiveSlider.from_param(getattr(self.param, k), name=template(f"field.{k}", lang)) for k in "PmV"]
+        # No value bubble over the handle while dragging: it covered the title, which shows the value.
+        sliders = [LiveSlider.from_param(getattr(self.param, k), name=template(f"field.{k}", lang), tooltips=False,
+                                         css_classes=marked(k), sizing_mode="stretch_width") for k in "PmV"]
+        self.m_slider = sliders[1]
+        self.m_slider.start = glance.m_start(self.state())
         costs = [
             pn.widgets.FloatInput.from_param(getattr(self.param, k), name=template(f"field.{k}", lang),
-                                             step=FIELDS[k].step)
-            for k in ("tf", "tb", "tw", "comm")
+                                             step=FIELDS[k].step, sizing_mode="stretch_width")
+            for k in ("tf", "tb", "tw", "comm", "tfb")
         ]
         presets = pn.widgets.Select(
-            name=template("field.preset", lang), options={template(f"preset.{p}", lang): p for p in PRESETS},
-            value=None if not PRESETS else next(iter(PRESETS)),
+            name=template("field.preset", lang), sizing_mode="stretch_width",
+            options={template("preset.prompt", lang): "", **{template(f"preset.{p}", lang): p for p in PRESETS}},
+            value=glance.matching_preset(self.state()) or "",
         )
-        presets.param.watch(lambda e: self.apply_preset(e.new), "value")
+        presets.param.watch(lambda e: self._preset_chosen(e.new), "value")
+        self.preset_menu = presets
         cost_card = pn.Card(
             pn.pane.HTML(f'<div style="font-size:12px">{escape(template("costs.note", lang))}</div>'),
             *costs, title=template("costs.title", lang), collapsed=True, sizing_mode="stretch_width",
         )
         unit = pn.widgets.RadioButtonGroup.from_param(
-            self.param.unit, name=template("field.unit", lang),
+            self.param.unit, name=template("field.unit", lang), css_classes=marked("unit"),
             options={template(f"choice.unit.{u}", lang): u for u in FIELDS["unit"].choices},
         )
         language = pn.widgets.RadioButtonGroup.from_param(
-            self.param.lang, name=template("field.lang", lang),
+            self.param.lang, name=template("field.lang", lang), css_classes=marked("lang"),
             options={template(f"choice.lang.{x}", lang): x for x in FIELDS["lang"].choices},
         )
         balance = self.switch("balance", lang)
         return pn.Column(
             pn.pane.HTML(f"<h2>pipeviz</h2><p>{escape(template('app.tagline', lang))}</p>"),
-            language, presets, schedule, *sliders, cost_card,
+            language, presets, schedule, *sliders, cost_card, self.order_card(lang),
             pn.pane.HTML(f"<b>{escape(template('field.unit', lang))}</b>"), unit, balance,
             *self.encoder_controls(lang),
-            width=340,
+            sizing_mode="stretch_width",
+        )
+
+    def order_card(self, lang: str):
+        """Bring your own order: paste it (or start from the shown schedule), pick the
+        placement, show it."""
+        text = pn.widgets.TextAreaInput.from_param(
+            self.param.order, name=template("field.order", lang), placeholder=template("own.placeholder", lang),
+            height=150, sizing_mode="stretch_width", stylesheets=["textarea { font-family: monospace; }"],
+            max_length=MAX_TEXT,  # Panel's default (5000) would cut a pasted order short
+        )
+        placement = pn.widgets.RadioButtonGroup.from_param(
+            self.param.placement, name=template("field.placement", lang),
+            options={template(f"choice.placement.{p}", lang): p for p in FIELDS["placement"].choices},
+            orientation="vertical", sizing_mode="stretch_width",
+        )
+        show = pn.widgets.Toggle.from_param(self.param.custom, name=template("field.custom", lang),
+                                            button_type="primary", sizing_mode="stretch_width")
+        edit = pn.widgets.Button(name=template("own.edit", lang), sizing_mode="stretch_width")
+        edit.on_click(lambda _: self.edit_schedule())
+        return pn.Card(
+            pn.pane.HTML(f'<div style="font-size:12px">{escape(template("own.note", lang))}</div>'),
+            edit, text, pn.pane.HTML(f"<b>{escape(template('field.placement', lang))}</b>"), placement, show,
+            title=template("own.title", lang), collapsed=True, sizing_mode="stretch_width",
         )
 
     @param.depends("lang")
@@ -358,20 +433,34 @@ class Explorer(pn.viewable.Viewer):
         return [pn.pane.HTML(f"<b>{escape(template('field.encoder', lang))}</b>"), place, *sliders, frozen]
 
     def layout(self):
+        """Controls first (in reading and tab order), then the charts: side by side
+        where there is room, the controls above the charts where there is not, as the
+        page does (render/style.PAGE_CSS). The timeline and the lines over time share
+        one column, so their time axes keep one width; the bars wrap below them on a
+        narrow screen."""
+        flex = lambda basis, **kw: dict(styles={"flex": basis, "min-width": "0", **kw})  # noqa: E731
+        # One Bokeh column: Bokeh lines up the two time axes (same left border).
+        time_charts = pn.pane.Bokeh(bk_column(self.figures.timeline, self.figures.over_time,
+                                              sizing_mode="stretch_width"), sizing_mode="stretch_width")
+        charts = pn.Column(time_charts, self.glance.lines_key, sizing_mode="stretch_width", **flex("1 1 420px"))
+        bars = pn.Column(self.figures.inflight, self.bars_key, width=240, **flex("0 0 240px"))
         main = pn.Column(
             self.notice,
             self.readout,
             self.closing,
-            pn.Row(self.figures.timeline, pn.Column(self.figures.inflight, self.bars_key), sizing_mode="stretch_width"),
-            # A spacer as wide as the bars keeps the two time axes at the same scale.
-            pn.Row(self.figures.over_time, pn.Spacer(width=240), sizing_mode="stretch_width"),
+            self.glance.legend,
+            pn.FlexBox(charts, bars, flex_wrap="wrap", gap="0 8px", sizing_mode="stretch_width"),
             self.places,
+            self.glance.ops_card,
             self.table_title,
             self.table,
-            sizing_mode="stretch_width",
+            sizing_mode="stretch_width", **flex("1 1 460px"),
         )
-        return pn.Row(self.controls, main, sizing_mode="stretch_width")
+        controls = pn.Column(self.controls, self.glance.a11y, sizing_mode="stretch_width",
+                             **flex("0 1 300px", **{"min-width": "240px"}))
+        return pn.FlexBox(controls, main, flex_wrap="wrap", gap="8px 16px", sizing_mode="stretch_width")
 
 
 def describe(cfg: Config, lang: str) -> str:
-    return fill("notice.config", lang, name=cfg.schedule, P=cfg.P, m=cfg.m, V=cfg.V)
+    name = template(f"sched.{CUSTOM}.title", lang) if cfg.schedule == CUSTOM else cfg.schedule
+    return fill("notice.config", lang, name=name, P=cfg.P, m=cfg.m, V=cfg.V)

@@ -17,12 +17,9 @@ from .config import Config
 from .costs import COST_MAX, COST_MIN, MAY_BE_ZERO, Costs
 from .encoder import PLACES, Encoder
 from .errors import DeadlockError, PipevizError
+from .order import PLACEMENTS
 
 EXIT_USAGE = 2
-
-
-class UsageError(Exception):
-    """Flags that do not go together (one line, exit 2)."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -63,12 +60,14 @@ def _cost(name: str) -> Callable[[str], float]:
 
 def _add_config_args(p: argparse.ArgumentParser) -> None:
     names = ", ".join(registry.NAMES)
-    p.add_argument("--schedule", "-s", default="1f1b", metavar="NAME",
+    p.add_argument("--schedule", "-s", default=None, metavar="NAME",
                    help=f"schedule: {names} (default 1f1b)")
-    p.add_argument("-P", type=_whole("P"), default=4, help="pipeline ranks, one GPU each (default 4)")
-    p.add_argument("-m", type=_whole("m"), default=8, help="micro-batches per iteration (default 8)")
+    p.add_argument("-P", type=_whole("P"), default=None,
+                   help="pipeline ranks, one GPU each (default 4; with --order, the order's line count, "
+                        "which -P must match)")
+    p.add_argument("-m", type=_whole("m"), default=None, help="micro-batches per iteration (default 8)")
     p.add_argument("-V", type=_whole("V"), default=None,
-                   help="model chunks per rank: 1 for gpipe, 1f1b, zb-h1, zb-h2; 2 for zb-v; any for "
+                   help="model chunks per rank: 1 for gpipe, 1f1b, zb-h1, zb-h2; 2 for zb-v and dualpipe-v; any for "
                         "interleaved (default: the schedule's own, 2 for interleaved)")
     p.add_argument("-G", "--group-size", dest="G", type=_whole("G"), default=None,
                    help="interleaved only: micro-batches per group (default P, or PyTorch's rule "
@@ -106,20 +105,80 @@ def _encoder(args: argparse.Namespace) -> Encoder | None:
                                        ("--encoder-frozen", args.encoder_frozen)) if given]
     if args.encoder_f is None:
         if others:
-            raise UsageError(f"{others[0]} needs --encoder-f E (the encoder's forward cost per micro-batch)")
+            raise CliError(f"{others[0]} needs --encoder-f E (the encoder's forward cost per micro-batch)")
         return None
     if args.encoder_b is None and not args.encoder_frozen:
-        raise UsageError("--encoder-f needs --encoder-b E (the encoder's backward cost), or --encoder-frozen "
+        raise CliError("--encoder-f needs --encoder-b E (the encoder's backward cost), or --encoder-frozen "
                          "for an encoder without a backward")
     eb = args.encoder_b if args.encoder_b is not None else args.encoder_f
     return Encoder(args.encoder_f, eb, args.encoder_place or "bubbles", args.encoder_frozen)
 
 
+def _add_order_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--order", metavar="FILE",
+                   help="time your own order instead of a schedule: one line per rank in PyTorch's action "
+                        "notation (0F0 0F1 1B0 ..., 0F3&5B1 for an overlapped pair; # starts a comment) or the "
+                        "JSON export; m is read from it, P is its line count")
+    p.add_argument("--placement", choices=PLACEMENTS, default=None,
+                   help="with --order: loop (stage s on rank s mod P) or v (rank r holds r and 2P-1-r); "
+                        "default loop")
+
+
+def _costs(args: argparse.Namespace) -> Costs:
+    return Costs(args.tf, args.tb, args.tw, args.comm, args.tfb)
+
+
 def _config(args: argparse.Namespace) -> Config:
-    spec = registry.get(args.schedule)
+    if getattr(args, "placement", None) is not None:
+        raise CliError("--placement applies to --order FILE; a schedule has its own placement")
+    name = args.schedule or "1f1b"
+    spec = registry.get(name)
     V = args.V if args.V is not None else (spec.fixed_V or 2)
-    return Config(args.schedule, args.P, args.m, V, Costs(args.tf, args.tb, args.tw, args.comm, args.tfb), args.G,
-                  encoder=_encoder(args), balance=args.balance)
+    P = args.P if args.P is not None else 4
+    m = args.m if args.m is not None else 8
+    return Config(name, P, m, V, _costs(args), args.G, encoder=_encoder(args), balance=args.balance)
+
+
+def _run(args: argparse.Namespace):
+    """The result to print: a schedule's, or an order's of one's own (--order)."""
+    from .engine import run
+
+    if not getattr(args, "order", None):
+        return run(_config(args))
+    from .custom import run_text
+
+    given = [flag for flag, value in (("--schedule", args.schedule), ("-m", args.m), ("-V", args.V), ("-G", args.G))
+             if value is not None]
+    closing = [flag for flag, value in (("--encoder-f", args.encoder_f), ("--balance", args.balance)) if value is not None]
+    if closing:
+        raise CliError(f"--order times the order as written; {', '.join(closing)} applies to a schedule (--schedule)")
+    if given:
+        raise CliError(f"--order reads the order from FILE (m and V come from it): leave out {', '.join(given)}")
+    text = _read(args.order)
+    res = run_text(text, args.placement or "loop", _costs(args), args.P)
+    if res.deadlock is not None:
+        raise res.deadlock
+    return res
+
+
+def _read(path: str) -> str:
+    from .custom import MAX_TEXT as MAX_ORDER_BYTES
+
+    try:
+        with open(path, "rb") as f:
+            data = f.read(MAX_ORDER_BYTES + 1)
+    except OSError as e:
+        raise OSError(f"cannot read {path}: {e.strerror or e}") from None
+    if len(data) > MAX_ORDER_BYTES:
+        raise CliError(f"{path} is larger than {MAX_ORDER_BYTES:,} bytes; an order pipeviz times is smaller")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise CliError(f"{path} is not UTF-8 text (byte {e.start}); write the order as text") from None
+
+
+class CliError(ValueError):
+    """A flag combination the command line refuses (one line, exit 2)."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -136,6 +195,7 @@ def build_parser() -> argparse.ArgumentParser:
                                    "json is SPEC.md's stable interface; csv has one row per op; "
                                    "chrome-trace opens in Perfetto or chrome://tracing.")
     _add_config_args(p)
+    _add_order_args(p)
     p.add_argument("--format", "-f", choices=FORMATS, default="json", help="output format (default json)")
     p.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of standard output")
 
@@ -143,6 +203,7 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Print the metrics and a text timeline: one line per rank, "
                                    "ops labelled by kind and micro-batch, '/' where the rank idles.")
     _add_config_args(p)
+    _add_order_args(p)
     p.add_argument("--width", type=_whole("width", 20), default=120, help="timeline width in columns (default 120)")
 
     p = sub.add_parser("page", help="write the explorer as one self-contained HTML file (no server)",
@@ -163,7 +224,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return _dispatch(args)
-    except (PipevizError, DeadlockError, UsageError) as e:
+    except (PipevizError, DeadlockError, CliError) as e:
         print(f"{parser.prog}: error: {e}", file=sys.stderr)
         return EXIT_USAGE
     except OSError as e:  # _write names what it could not write
@@ -174,17 +235,15 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _dispatch(args: argparse.Namespace) -> int:
-    from .engine import run
-
     if args.command == "export":
         from .export import render
 
-        text = render(run(_config(args)), args.format)
+        text = render(_run(args), args.format)
         _write(text, args.output)
     elif args.command == "show":
         from .textview import show
 
-        _write(show(run(_config(args)), args.width), None)
+        _write(show(_run(args), args.width), None)
     elif args.command == "page":
         from .page import build
 

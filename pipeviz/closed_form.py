@@ -30,6 +30,21 @@ class ClosedForm:
     peak_awaiting_b: np.ndarray | None  # (P,) split backward: at the peak, chunks awaiting B
     peak_awaiting_w: np.ndarray | None  # (P,) ... and chunks awaiting W only
     p2p_per_microbatch: int
+    # A bubble its authors state as idle time (DeepSeek's for DualPipe-V), shown as
+    # theirs beside the simulated idle of every rank; None for most schedules.
+    authors: AuthorsBubble | None = None
+
+
+@dataclass(frozen=True, eq=False)
+class AuthorsBubble:
+    """A bubble as a schedule's authors state it: idle time, not a fraction, in their
+    notation. `rank` is the rank whose idle it equals where it holds (the closed
+    form's `bubble_exact`); the simulation says whether that is the largest."""
+
+    who: str  # strings key naming whose formula it is, e.g. "cf.deepseek"
+    formula: str  # in their notation, and restated in SPEC.md's symbols
+    idle: Fraction  # its value, in pipeviz's time units
+    rank: int
 
 
 def exact(x: float) -> Fraction:

@@ -32,8 +32,11 @@ class DeadlockError(RuntimeError):
     stuck at and the op that one waits for, as (rank, op index, op text, awaited index,
     awaited text, awaited rank)."""
 
-    def __init__(self, blocked: list[tuple[int, int, str, int, str, int]]):
+    def __init__(self, blocked: list[tuple[int, int, str, int, str, int]], timed=None, start=None, end=None):
         self.blocked = blocked
+        # What ran before the order stuck, as the simulator timed it: `timed` marks the
+        # ops that ran, `start` and `end` hold their times (None when not known).
+        self.timed, self.start, self.end = timed, start, end
         parts = [Msg("deadlock.part", dict(rank=r, op=op, dep=dep, dep_rank=dr)) for r, _, op, _, dep, dr in blocked]
         self.msg = Msg("deadlock", dict(parts="; ".join(p.text() for p in parts)))
         self.parts = parts

@@ -14,6 +14,7 @@ import numpy as np
 from .causes import NONE, critical_path, gap_waits
 from .engine import Result
 from .order import EB, EF, FB, KIND_NAMES, I
+from .text import template
 
 FORMATS = ("json", "csv", "chrome-trace", "actions")
 
@@ -51,19 +52,20 @@ def to_dict(res: Result) -> dict:
     metrics = {
         "makespan": mt.makespan,
         "bubble_fraction": mt.bubble_fraction,
-        "bubble_fraction_theory": float(th.bubble),
+        # An order of one's own has no closed form: its theory keys are null.
+        "bubble_fraction_theory": float(th.bubble) if th else None,
         "steady_bubble_fraction": mt.steady_bubble_fraction,
         "peak_inflight_chunks": mt.peak_chunks.tolist(),
         "peak_inflight_microbatches": [_num(x) for x in mt.peak_microbatches],
         "p2p_per_microbatch": mt.p2p_per_microbatch,
         # Added keys (SPEC.md allows extra keys).
-        "bubble_formula": th.bubble_formula,
-        "bubble_theory_exact": th.bubble_exact,
-        "bubble_agrees": res.bubble_agrees,
-        "theory_caveat": th.caveat.text() if th.caveat else "",
+        "bubble_formula": th.bubble_formula if th else None,
+        "bubble_theory_exact": th.bubble_exact if th else None,
+        "bubble_agrees": res.bubble_agrees if th else None,
+        "theory_caveat": (th.caveat.text() if th.caveat else "") if th else None,
         "p2p_article_per_microbatch": mt.p2p_article,
-        "steady_bubble_fraction_theory": float(th.steady_bubble),
-        "peak_inflight_chunks_theory": th.peak_chunks.tolist(),
+        "steady_bubble_fraction_theory": float(th.steady_bubble) if th else None,
+        "peak_inflight_chunks_theory": th.peak_chunks.tolist() if th else None,
         "busy": mt.busy.tolist(),
         "idle": mt.idle.tolist(),
         "bubbles": [
@@ -74,6 +76,12 @@ def to_dict(res: Result) -> dict:
     if mt.peak_awaiting_b is not None:
         metrics["peak_inflight_awaiting_b"] = mt.peak_awaiting_b.tolist()
         metrics["peak_inflight_awaiting_w"] = mt.peak_awaiting_w.tolist()
+    if th is not None and th.authors is not None:  # a bubble its authors state as idle time (DeepSeek's for dualpipe-v)
+        a = th.authors
+        metrics["authors_bubble"] = {
+            "label": template(a.who), "formula": a.formula, "idle": float(a.idle), "rank": a.rank,
+            "exact": th.bubble_exact,
+        }
     waits = gap_waits(tl, b_rank, b_end)
     if res.encoder is not None:
         metrics.update(encoder_metrics(res))
@@ -110,6 +118,8 @@ def to_dict(res: Result) -> dict:
             out["encoder"]["eb"] = _num(enc.eb)
     if cfg.balance is not None:
         out["balance"] = cfg.balance
+    if th is None:  # an order of one's own: how to read it back
+        out["placement"] = res.schedule.placement
     return out
 
 

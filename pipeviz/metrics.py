@@ -149,9 +149,9 @@ def _events(at_start, at_end, start, end, ptr):  # pragma: no cover (compiled)
     s_value = np.empty(n, np.int64)
     peak = np.zeros(P, np.int64)
     at_peak = np.zeros(P, np.int64)
-    c = 0
     k = 0
     for r in range(P):
+        c = 0  # each rank from 0: a full order ends every rank at 0, the ops that ran of a deadlocked one need not
         best = np.iinfo(np.int64).min
         for e in range(2 * ptr[r], 2 * ptr[r + 1]):
             i = e // 2

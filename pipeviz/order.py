@@ -198,13 +198,16 @@ def parse_token(text: str) -> tuple | None:
 
 def parse_rank_lists(text: str) -> list[list[tuple]]:
     """Each non-comment line's tokens as op tuples (OrderError naming the first bad token)."""
+    lines = [line.split("#", 1)[0].replace(",", " ").split() for line in text.splitlines()]
+    n = sum(len(toks) for toks in lines)
+    if n > MAX_OPS:
+        raise OrderError("order.too_many", n=f"{n:,}", max=f"{MAX_OPS:,}")
     ranks = []
-    for line_no, line in enumerate(text.splitlines(), start=1):
-        body = line.split("#", 1)[0].strip()
-        if not body:
+    for line_no, toks in enumerate(lines, start=1):
+        if not toks:
             continue
         ops = []
-        for tok in body.replace(",", " ").split():
+        for tok in toks:
             op = parse_token(tok)
             if op is None:
                 raise OrderError("order.token", token=tok, line=line_no)
@@ -216,12 +219,19 @@ def parse_rank_lists(text: str) -> list[list[tuple]]:
 
 def parse_order(text: str, placement_name: str = "loop", P: int | None = None) -> Order:
     """An order from its text form: one line per rank (lines starting with # are
-    comments). m is read from the order; the stage count from the placement and
-    the highest stage used. Validity (each op once, on its rank) is the simulator's
-    check, so a parsed order may still be refused there."""
+    comments). See `order_from_ranks`."""
     if placement_name not in PLACEMENTS:
         raise OrderError("order.placement", placement=placement_name, valid=", ".join(PLACEMENTS))
-    ranks = parse_rank_lists(text)
+    return order_from_ranks(parse_rank_lists(text), placement_name, P)
+
+
+def order_from_ranks(ranks: list[list[tuple]], placement_name: str = "loop", P: int | None = None) -> Order:
+    """An order from each rank's op tuples (see `Order.op`). m is read from the order;
+    the stage count from the placement and the highest stage used. Validity (each
+    op once, on its rank) is the simulator's check, so an order may still be refused
+    there; what is refused here is an order too large to time (`check_size`)."""
+    if placement_name not in PLACEMENTS:
+        raise OrderError("order.placement", placement=placement_name, valid=", ".join(PLACEMENTS))
     if not ranks:
         raise OrderError("order.empty")
     if P is not None and len(ranks) != P:
@@ -351,6 +361,10 @@ strings({
         "backward, {n} ops, more than the {max} pipeviz times quickly",
         "这个顺序用到了微批次 0..{last_mb} 和段 0..{last_stage}：每一对都要一次前向和一次反向，共 {n} 个操作，"
         "超过了 pipeviz 能快速计算的 {max} 个",
+    ),
+    "order.too_many": (
+        "the order has {n} ops, more than the {max} pipeviz times quickly",
+        "这个顺序有 {n} 个操作，超过了 pipeviz 能快速计算的 {max} 个",
     ),
     "order.lines": (
         "the order has {lines} lines but P = {P}; write one line per rank",

@@ -14,6 +14,7 @@ each file adds to one of the globals PipevizText, PipevizEngine, PipevizExplorer
   text.js          fill a template from the strings table (text.py)
   engine.js        orders, the simulator, metrics, exact fractions (order.py,
                    simulate.py, metrics.py, closed_form.py, engine.py)
+  custom.js        an order of one's own: read (text or JSON), time, deadlocks (custom.py)
   schedules/*.js   one generator and closed form per schedule (schedules/*.py)
   encoder.js       an encoder in the bubbles (encoder.py)
   balance.js       activation balancing, BPipe (balance.py)
@@ -36,8 +37,9 @@ from importlib import resources
 from bokeh.document import Document
 from bokeh.embed import file_html
 from bokeh.events import DocumentReady, RangesUpdate
-from bokeh.layouts import column, row
+from bokeh.layouts import column
 from bokeh.models import (
+    Button,
     CheckboxGroup,
     CustomJS,
     Div,
@@ -47,28 +49,30 @@ from bokeh.models import (
     Select,
     Slider,
     Spinner,
+    TextAreaInput,
     Toggle,
 )
 from bokeh.resources import Resources
 
-from . import text
+from . import custom, text
 from .config import MAX_OPS, Config
 from .costs import COST_MAX, COST_MIN, MAY_BE_ZERO
 from .costs import NAMES as COST_NAMES
+from .custom import MAX_TEXT
 from .errors import ConfigError
 from .registry import NAMES, SCHEDULES
 from .render.figures import Figures
 from .render.style import PAGE_CSS, READOUT_CSS
 from .text import template
-from .view import closing, columns, lod, palette
+from .view import closing, columns, glance, lod, palette
 from .view.columns import CHUNKS, LABEL_PX_PER_CHAR, ROW, ROW_PX
-from .view.fields import FIELDS, MAX_RAW, PRESETS
+from .view.fields import FIELDS, MAX_RAW, PRESETS, defaults
 from .view.readouts import LAYOUTS, TABLE_HEAD
 from .view.state import ENGINE_FIELDS, V_STEP
 
 # In the order the page loads them: each may use those before it.
-SCRIPTS = ("text.js", "engine.js", "encoder.js", "balance.js", "fields.js", "state.js", "columns.js", "readouts.js",
-           "closing.js", "explorer.js")
+SCRIPTS = ("text.js", "engine.js", "custom.js", "encoder.js", "balance.js", "fields.js", "state.js", "columns.js",
+           "readouts.js", "closing.js", "glance.js", "a11y.js", "explorer.js")
 
 
 def read_static(name: str) -> str:
@@ -97,6 +101,8 @@ def page_data() -> dict:
         "presets": {name: p.values for name, p in PRESETS.items()},
         "url": {"maxRaw": MAX_RAW},
         "rules": {"vStep": list(V_STEP), "engineFields": list(ENGINE_FIELDS)},
+        "custom": {"name": custom.CUSTOM, "maxDepth": custom.MAX_DEPTH, "maxNumber": custom.MAX_NUMBER,
+                   "maxText": custom.MAX_TEXT},
         "palette": palette.as_data(),
         "layouts": LAYOUTS,
         "tableHead": list(TABLE_HEAD),
@@ -107,6 +113,7 @@ def page_data() -> dict:
         "balancedTexts": {lang: columns.balanced_texts(lang) for lang in text.LANGS},
         "closing": closing.page_data(),
         "widgetTexts": {lang: widget_texts(lang) for lang in text.LANGS},
+        "glance": glance.as_data(),
     }
 
 
@@ -142,11 +149,17 @@ TEMPLATE = """
     <div id="pv-notice" class="pv-notice" role="status" hidden></div>
     <div id="pv-readout" class="pv-readout-box" role="status" aria-live="polite"></div>
     <div id="pv-closing" class="pv-readout-box" role="status" aria-live="polite"></div>
+    <div id="pv-legend" class="pv-legend-box"></div>
     <div class="pv-charts-row">
-      <div class="pv-charts">{{ embed(roots.layout_charts) }}</div>
+      <div class="pv-charts">{{ embed(roots.layout_charts) }}<div id="pv-lines-key" class="pv-lines-box"></div></div>
       <div class="pv-bars">{{ embed(roots.layout_bars) }}<div id="pv-bars-key" class="pv-bars-key"></div></div>
     </div>
     <div id="pv-places" class="pv-readout-box"></div>
+    <details id="pv-ops" class="pv-ops-details"><summary id="pv-ops-summary">{{ ops_title }}</summary>
+      <label class="pv-ops-rank"><span id="pv-ops-rank-label">{{ ops_rank }}</span>
+        <select id="pv-ops-rank" aria-labelledby="pv-ops-rank-label"><option value="0">0</option></select></label>
+      <div id="pv-ops-table"></div>
+    </details>
     <h3 id="pv-table-title" style="margin:8px 5px 4px">{{ table_title }}</h3>
     <div id="pv-table" class="pv-table-root"></div>
   </div>
@@ -176,6 +189,8 @@ DIV_LAYOUTS = {
     "unit_label": "<b>{text}</b>",
     "costs_note": "{text}",
     "encoder_label": "<b>{text}</b>",
+    "own_note": "{text}",
+    "placement_label": "<b>{text}</b>",
 }
 
 
@@ -184,15 +199,23 @@ def widget_texts(lang: str) -> dict:
     built with them, and its JavaScript relabels the models with them when the reader
     switches language."""
     t = lambda key: template(key, lang)  # noqa: E731
-    out: dict = {key: {"title": t(FIELDS[key].label_key)} for key in ("P", "m", "V", "tf", "tb", "tw", "comm", "ef", "eb")}
+    out: dict = {key: {"title": t(FIELDS[key].label_key)} for key in ("P", "m", "V", "tf", "tb", "tw", "comm", "tfb", "ef", "eb")}
     out["schedule"] = {"labels": [f"{t(f'sched.{n}.title')}: {t(f'sched.{n}.summary')}" for n in NAMES]}
-    for key in ("unit", "lang", "encoder"):
+    for key in ("unit", "lang", "placement", "encoder"):
         out[key] = {"labels": [t(f"choice.{key}.{c}") for c in FIELDS[key].choices]}
     for key in ("frozen", "balance"):  # a one-box CheckboxGroup: its label names the box (Checkbox's does not)
         out[key] = {"labels": [t(FIELDS[key].label_key)]}
-    out["preset"] = {"title": t("field.preset"), "options": [[p, t(f"preset.{p}")] for p in PRESETS]}
+    # Your own order (view/own_order.py): the box, its switch, "Edit this schedule".
+    out["order"] = {"title": t("field.order"), "placeholder": t("own.placeholder")}
+    out["custom"] = {"label": t("field.custom")}
+    out["edit"] = {"label": t("own.edit")}
+    out["own-toggle"] = {"label": t("own.title")}
+    # The menu names the preset the view is, or shows its prompt (view/glance.matching_preset).
+    out["preset"] = {"title": t("field.preset"),
+                     "options": [["", t("preset.prompt")], *([p, t(f"preset.{p}")] for p in PRESETS)]}
     out["costs-toggle"] = {"label": t("costs.title")}
     for name, key in (("tagline", "app.tagline"), ("unit_label", "field.unit"), ("costs_note", "costs.note"),
+                      ("own_note", "own.note"), ("placement_label", "field.placement"),
                       ("encoder_label", "field.encoder")):
         out[name] = {"text": DIV_LAYOUTS[name].replace("{text}", escape(t(key)))}
     return out
@@ -206,11 +229,14 @@ def widgets(cfg: Config, lang: str) -> dict:
 
     def slider(key: str, value: int) -> Slider:
         f = FIELDS[key]
-        return Slider(start=f.low, end=f.high, step=1, value=value, sizing_mode="stretch_width", name=key, **texts[key])
+        # No bubble over the handle while dragging: it covered the title, which shows the value.
+        return Slider(start=f.low, end=f.high, step=1, value=value, sizing_mode="stretch_width", name=key,
+                      tooltips=False, **texts[key])
 
     def spinner(key: str, value: float) -> Spinner:
         f = FIELDS[key]
-        return Spinner(low=f.low, high=f.high, step=f.step, value=value, width=140, name=key, **texts[key])
+        return Spinner(low=f.low, high=f.high, step=f.step, value=value, sizing_mode="stretch_width", name=key,
+                       **texts[key])
 
     def choice(key: str, value: str, **kw) -> RadioGroup | RadioButtonGroup:
         return kw.pop("cls", RadioButtonGroup)(active=FIELDS[key].choices.index(value), name=key, **texts[key], **kw)
@@ -229,14 +255,27 @@ def widgets(cfg: Config, lang: str) -> dict:
         ),
         P=slider("P", cfg.P), m=slider("m", cfg.m), V=slider("V", cfg.V),
         tf=spinner("tf", c.tf), tb=spinner("tb", c.tb), tw=spinner("tw", c.tw), comm=spinner("comm", c.comm),
+        tfb=spinner("tfb", c.tfb or 0.0),
         unit=choice("unit", FIELDS["unit"].default), lang=choice("lang", lang),
         balance=CheckboxGroup(active=[0] if cfg.balance is not None else [], name="balance", **texts["balance"]),
         encoder=choice("encoder", enc.place if enc else FIELDS["encoder"].default, cls=RadioGroup),
         ef=float_slider("ef", enc.ef if enc else FIELDS["ef"].default),
         eb=float_slider("eb", enc.eb if enc else FIELDS["eb"].default),
         frozen=CheckboxGroup(active=[0] if enc and enc.frozen else [], name="frozen", **texts["frozen"]),
-        preset=Select(value=next(iter(PRESETS)), name="preset", **texts["preset"]),
+        order=TextAreaInput(value="", rows=8, max_length=MAX_TEXT, sizing_mode="stretch_width", name="order",
+                            stylesheets=[InlineStyleSheet(css="textarea { font-family: monospace; }")], **texts["order"]),
+        placement=choice("placement", FIELDS["placement"].default, orientation="vertical", sizing_mode="stretch_width"),
+        custom=Toggle(active=False, button_type="primary", sizing_mode="stretch_width", name="custom", **texts["custom"]),
+        preset=Select(value=glance.matching_preset({**defaults(), **state_of(cfg), "lang": lang}) or "",
+                      name="preset", **texts["preset"]),
     )
+
+
+def state_of(cfg: Config) -> dict:
+    """The fields a configuration sets."""
+    c = cfg.costs
+    return {"schedule": cfg.schedule, "P": cfg.P, "m": cfg.m, "V": cfg.V, "tf": c.tf, "tb": c.tb, "tw": c.tw,
+            "comm": c.comm}
 
 
 def document_html(cfg: Config, lang: str, script_tags: str) -> str:
@@ -253,17 +292,28 @@ def document_html(cfg: Config, lang: str, script_tags: str) -> str:
                         code="PipevizExplorer.handle(anchor.document, what, key)")
 
     for key, widget in ui.items():
-        widget.js_on_change("active" if isinstance(widget, (RadioGroup, RadioButtonGroup, CheckboxGroup)) else "value",
+        widget.js_on_change("active" if isinstance(widget, (RadioGroup, RadioButtonGroup, CheckboxGroup, Toggle))
+                            else "value",
                             callback("change", key))
+    edit = Button(sizing_mode="stretch_width", name="edit", **texts["edit"])
+    edit.js_on_event("button_click", callback("edit"))
+    own_box = column(
+        Div(styles={"font-size": "12px"}, sizing_mode="stretch_width", name="own_note", **texts["own_note"]),
+        edit, ui["order"], Div(name="placement_label", **texts["placement_label"]), ui["placement"], ui["custom"],
+        visible=False, sizing_mode="stretch_width",
+    )
+    own_toggle = Toggle(active=False, name="own-toggle", **texts["own-toggle"])
+    own_toggle.js_link("active", own_box, "visible")
     costs_box = column(
         Div(styles={"font-size": "12px"}, sizing_mode="stretch_width", name="costs_note", **texts["costs_note"]),
-        row(ui["tf"], ui["tb"]), row(ui["tw"], ui["comm"]), visible=False, sizing_mode="stretch_width",
+        # One cost a line: side by side, the longer labels ran into each other.
+        ui["tf"], ui["tb"], ui["tw"], ui["comm"], ui["tfb"], visible=False, sizing_mode="stretch_width",
     )
     costs_toggle = Toggle(active=False, name="costs-toggle", **texts["costs-toggle"])
     costs_toggle.js_link("active", costs_box, "visible")
     controls = column(
         Div(sizing_mode="stretch_width", name="tagline", **texts["tagline"]),
-        ui["lang"], ui["preset"], ui["schedule"], ui["P"], ui["m"], ui["V"], costs_toggle, costs_box,
+        ui["lang"], ui["preset"], ui["schedule"], ui["P"], ui["m"], ui["V"], costs_toggle, costs_box, own_toggle, own_box,
         Div(name="unit_label", **texts["unit_label"]), ui["unit"], ui["balance"],
         Div(name="encoder_label", **texts["encoder_label"]), ui["encoder"], ui["ef"], ui["eb"], ui["frozen"],
         name="layout_controls", sizing_mode="stretch_width",
@@ -280,14 +330,16 @@ def document_html(cfg: Config, lang: str, script_tags: str) -> str:
     return file_html(
         doc, resources=InlineOnly(), title="pipeviz explorer", template=TEMPLATE,
         template_variables=dict(page_css=PAGE_CSS + READOUT_CSS, scripts=script_tags, lang=lang,
-                                table_title=escape(template("table.title", lang))),
+                                table_title=escape(template("table.title", lang)),
+                                ops_title=escape(template("ops.title", lang)),
+                                ops_rank=escape(template("field.ops_rank", lang))),
     )
 
 
 def build(cfg: Config, lang: str = "en") -> str:
     """The page's HTML, opening at `cfg` (a ConfigError if the explorer cannot show it)."""
     checked = [("P", cfg.P), ("m", cfg.m), ("V", cfg.V), ("tf", cfg.costs.tf), ("tb", cfg.costs.tb),
-               ("tw", cfg.costs.tw), ("comm", cfg.costs.comm)]
+               ("tw", cfg.costs.tw), ("comm", cfg.costs.comm), ("tfb", cfg.costs.tfb or 0.0)]
     if cfg.encoder is not None:
         checked += [("ef", cfg.encoder.ef), ("eb", cfg.encoder.eb)]
     for key, value in checked:

@@ -349,11 +349,12 @@ def simulate(order: Order, costs: Costs, dur: np.ndarray | None = None, check: b
     nxt = _asap(order.rank_ptr, np.ascontiguousarray(dur, dtype=np.float64), deps.ptr, deps.idx, deps.lag, start, end)
     stuck = np.flatnonzero(nxt < order.rank_ptr[1:])
     if stuck.size:
-        raise _deadlock(order, deps, nxt, stuck, end)
+        raise _deadlock(order, deps, nxt, stuck, start, end)
     return Timeline(order=order, costs=costs, start=start, end=end, deps=deps)
 
 
-def _deadlock(order: Order, deps: Deps, nxt: np.ndarray, stuck: np.ndarray, end: np.ndarray) -> DeadlockError:
+def _deadlock(order: Order, deps: Deps, nxt: np.ndarray, stuck: np.ndarray, start: np.ndarray,
+              end: np.ndarray) -> DeadlockError:
     rank = order.rank
     # An op is timed iff it comes before its rank's next untimed op.
     timed = np.arange(order.n_ops) < nxt[rank]
@@ -363,7 +364,7 @@ def _deadlock(order: Order, deps: Deps, nxt: np.ndarray, stuck: np.ndarray, end:
         waits = [int(d) for d in deps.of(i) if not timed[d]]
         d = waits[0]
         blocked.append((r, i, describe_op(order, i), d, describe_op(order, d), int(rank[d])))
-    return DeadlockError(blocked)
+    return DeadlockError(blocked, timed=timed, start=np.where(timed, start, np.nan), end=np.where(timed, end, np.nan))
 
 
 strings({

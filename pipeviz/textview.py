@@ -7,6 +7,7 @@ import numpy as np
 from .closed_form import fraction_text
 from .engine import Result
 from .order import KIND_NAMES
+from .text import template
 
 BUBBLE = "/"
 # One letter per kind: an input-gradient backward is SPEC.md's B, an overlapped pair X,
@@ -51,12 +52,23 @@ def percent(x: float) -> str:
 def bubble_sentence(res: Result) -> str:
     """'27.27% simulated, (P-1)/(m+P-1) = 3/11 = 27.27%', plus why they differ if they do."""
     th, mt = res.theory, res.metrics
+    if th is None:
+        return f"{percent(mt.bubble_fraction)} simulated (an order of one's own has no closed form)"
     frac = fraction_text(th.bubble)
     closed = f"{th.bubble_formula} = " + (f"{frac} = " if frac and "/" in frac else "") + percent(float(th.bubble))
     text = f"{percent(mt.bubble_fraction)} simulated, {closed}"
     if not res.bubble_agrees:
         text += f" — differs: {th.caveat.text()}" if th.caveat else " — differs"
     return text
+
+
+def authors_line(res: Result) -> str:
+    """DeepSeek's bubble (or another authors'), its value, and each rank's simulated idle."""
+    from .view.readouts import authors_values, authors_verdict
+
+    v = authors_values(res)
+    return (f"{template(v['who'])}  {v['formula']} = {v['value']}; simulated idle per rank "
+            f"{' '.join(v['idle'])}: {authors_verdict(v).text()}")
 
 
 def metrics_text(res: Result) -> list[str]:
@@ -66,10 +78,13 @@ def metrics_text(res: Result) -> list[str]:
     lines = [
         f"{res.schedule.title()} ({cfg.schedule})  P={cfg.P} m={cfg.m} V={cfg.V}"
         + (f" G={cfg.G}" if cfg.G else "")
-        + f"  costs t_f={c.tf:g} t_b={c.tb:g} t_w={c.tw:g} comm={c.comm:g}",
+        + (f" placement {res.schedule.placement}" if th is None else "")
+        + f"  costs t_f={c.tf:g} t_b={c.tb:g} t_w={c.tw:g} comm={c.comm:g}"
+        + (f" t_fb={c.tfb:g}" if c.tfb is not None else ""),
         f"makespan            {mt.makespan:g}",
         f"bubble (one iter.)  {bubble_sentence(res)}",
-        f"bubble (steady)     {percent(mt.steady_bubble_fraction)} simulated, {percent(float(th.steady_bubble))} closed form",
+        f"bubble (steady)     {percent(mt.steady_bubble_fraction)} simulated"
+        + (f", {percent(float(th.steady_bubble))} closed form" if th else ""),
         "peak in-flight      "
         + "  ".join(f"r{r}: {int(p)}" for r, p in enumerate(mt.peak_chunks))
         + (" chunks" if chunks > 1 else " micro-batches"),
@@ -82,6 +97,8 @@ def metrics_text(res: Result) -> list[str]:
             + "  ".join(f"r{r}: {b}B+{w}W" for r, (b, w) in enumerate(zip(mt.peak_awaiting_b, mt.peak_awaiting_w)))
             + "  (awaiting B + awaiting W only)"
         )
+    if th is not None and th.authors is not None:
+        lines.append(authors_line(res))
     lines.append(f"p2p per micro-batch {mt.p2p_article} (the article's count), {mt.p2p_per_microbatch} sends between ranks")
     if res.encoder is not None:
         e, s = res.encoder, res.encoder.settings

@@ -153,3 +153,75 @@ def zb_v(P: int, m: int, r: int) -> list[tuple[str, int, int]]:
     while cnt["W0"] < cnt["B0"]:
         emit("W0")
     return [op for op in ops if op[1] < m]
+
+
+def dualpipe_v(P: int, m: int, r: int) -> list[tuple]:
+    """DualPipe-V on rank r, one op at a time, as DeepSeek's `DualPipeV.step` runs it:
+    a forward and a backward counter per chunk, a switch that turns split backwards
+    on in step 6, and a first-in first-out queue of pending weight gradients."""
+    from collections import deque
+
+    stage = (r, 2 * P - 1 - r)
+    nxt = {("F", 0): 0, ("F", 1): 0, ("B", 0): 0, ("B", 1): 0}
+    pending: deque = deque()
+    ops: list[tuple] = []
+
+    def take(kind, chunk):
+        mb = nxt[(kind, chunk)]
+        nxt[(kind, chunk)] += 1
+        return mb, stage[chunk]
+
+    def forward(chunk):
+        ops.append(("F", *take("F", chunk)))
+
+    def backward(chunk, split=False):
+        mb, s = take("B", chunk)
+        if split:
+            ops.append(("I", mb, s))
+            pending.append((mb, s))
+        else:
+            ops.append(("B", mb, s))
+
+    def weight():
+        ops.append(("W", *pending.popleft()))
+
+    def overlapped(f_chunk, b_chunk):
+        f_mb, f_s = take("F", f_chunk)
+        b_mb, b_s = take("B", b_chunk)
+        ops.append(("F&B", f_mb, f_s, b_mb, b_s))
+
+    for _ in range((P - r - 1) * 2):  # Step 1: nF0
+        forward(0)
+    for _ in range(r + 1):  # Step 2: nF0F1
+        forward(0)
+        forward(1)
+    for _ in range(P - r - 1):  # Step 3: nB1W1F1
+        backward(1, split=True)
+        weight()
+        forward(1)
+    for i in range(m - 2 * P + r + 1):  # Step 4: nF0B1F1B0
+        if i == 0 and r == P - 1:
+            forward(0)
+            backward(1)
+        else:
+            overlapped(0, 1)
+        overlapped(1, 0)
+    for _ in range(P - r - 1):  # Step 5: nB1F1B0
+        backward(1)
+        overlapped(1, 0)
+    zb = False
+    n6 = r + 1
+    for i in range(n6):  # Step 6: nB1B0, the switch at i = n6 // 2 (before B1 on odd ranks)
+        if i == n6 // 2 and r % 2 == 1:
+            zb = True
+        backward(1, split=zb)
+        if i == n6 // 2 and r % 2 == 0:
+            zb = True
+        backward(0, split=zb)
+    for _ in range(P - r - 1):  # Step 7: nWB0
+        weight()
+        backward(0, split=True)
+    for _ in range(r + 1):  # Step 8: nW
+        weight()
+    assert not pending
+    return ops

@@ -1,6 +1,8 @@
 """The explorer on the server: parameters in, the engine's numbers out in the data
 sources and readouts. No browser here (see test_browser_app.py)."""
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -248,3 +250,77 @@ def test_an_invalid_state_keeps_its_warning_and_stays_out_of_the_url(app, monkey
     app.P = 6
     assert app.problem is None and not app.notice.visible
     assert written and written[-1]["search"].startswith("?schedule=1f1b&P=6&")
+
+
+def test_dualpipe_v_reads_out_deepseeks_bubble_beside_each_ranks_idle(app):
+    app.apply_preset("deepseek")
+    assert (app.schedule, app.P, app.m, app.V) == ("dualpipe-v", 4, 10, 2)
+    html = app.readout.object
+    assert "DeepSeek&#x27;s bubble D = (PP/2-1)(F&amp;B+B-3W)" in html
+    assert "simulated idle per rank: 3, 3, 3, 3 · the longest, on rank 0, 1, 2, 3" in html
+    halves = app.figures.sources["fb_halves"].data
+    res = run(Config("dualpipe-v", 4, 10, 2))
+    assert len(halves["left"]) == (res.order.kind == 4).sum() > 0
+    app.tfb = 4.0  # slower than F and B apart: DeepSeek's D is the bottom ranks' idle, not the longest
+    assert "rank 2, 3 idles that long, but rank 0 idles" in app.readout.object
+    assert app.figures.x_range.end == pytest.approx(run(Config("dualpipe-v", 4, 10, 2, Costs(tfb=4.0))).metrics.makespan
+                                                    * 1.01)
+
+
+def test_dualpipe_v_m_below_2P_snaps_to_2P(app):
+    app.param.update(schedule="dualpipe-v", V=2, m=10)
+    app.m = 5
+    assert app.m == 8
+    assert "DualPipe-V needs m &gt;= 2P" in app.notice.object and "m set to 8" in app.notice.object
+
+
+ORDERS = Path(__file__).resolve().parent / "data" / "orders"
+
+
+def test_edit_this_schedule_starts_from_its_order_as_text(app):
+    app.param.update(schedule="zb-v", V=2)
+    before = app.figures.sources["ops"].data["right"].copy()
+    app.edit_schedule()
+    assert app.custom and app.placement == "v"
+    assert app.order == run(Config("zb-v", 4, 8, 2)).order.to_text()
+    assert np.array_equal(app.figures.sources["ops"].data["right"], before)  # the same timeline, now yours
+    assert "Your order: P = 4 (its lines), m = 8 (read from it), V = 2 chunks per rank, placement v" in app.readout.object
+    assert 'data-schedule="custom"' in app.table.object and "Your order (V=2)" in app.table.object
+    peak = app.figures.sources["bars"].data["peak"][0]
+    first, rest = app.order.split("\n", 1)
+    app.order = first.replace(" 0W0", "") + " 0W0\n" + rest  # change it: keep mb 0's W to the end
+    assert not app.notice.visible
+    assert app.figures.sources["bars"].data["peak"][0] > peak  # its activation is held longer
+
+
+def test_pasted_order_sets_p_m_v_and_moving_p_goes_back(app):
+    app.update({"order": (ORDERS / "torch-DualPipeV-P4-m8-V2.txt").read_text(), "placement": "v", "custom": True})
+    assert (app.P, app.m, app.V) == (4, 8, 2)
+    assert "27" in app.readout.object and len(app.figures.sources["fb_halves"].data["left"]) > 0
+    app.P = 5
+    assert not app.custom and app.schedule == "1f1b" and "back to the schedules" in app.notice.object
+    assert app.V == 1  # 1F1B's own V again
+
+
+def test_a_bad_order_is_one_message_and_the_last_chart_stays(app):
+    app.update({"order": "0F0 0B0\n1F0 1Q0", "placement": "loop", "custom": True})
+    assert "Not valid: line 2: &#x27;1Q0&#x27; is not an op" in app.notice.object
+    assert app.figures.sources["ops"].data["right"][-1] == run(Config("1f1b", 4, 8)).timeline.end[-1]
+    app.lang = "zh"
+    assert "第 2 行" in app.notice.object
+
+
+def test_a_deadlock_is_drawn_with_its_stuck_ops(app):
+    app.update({"order": "0F0 0F1 0B0 0B1\n1F0 1B0 1F1 1B1\n2F0 2F1 2B0 2B1", "placement": "loop", "custom": True})
+    assert "deadlock: rank 0 is stuck at B(mb 0, stage 0)" in app.notice.object
+    assert "Deadlock" in app.readout.object
+    ops = app.figures.sources["ops"].data
+    assert ops["right"].tolist() == [1, 2, 2, 3]  # the ops that ran
+    stuck = app.figures.sources["stuck_ops"].data
+    assert stuck["label"] == ["0B0 waits for 1B0 on rank 1", "1B0 waits for 2B0 on rank 2",
+                              "2F1 waits for 1F1 on rank 1"]
+    assert stuck["left"].tolist() == [2, 2, 3]
+    assert app.figures.x_range.end > 4  # room for the stuck ops and their labels
+    assert "deadlock: see the chart" in app.table.object
+    app.order = "0F0 0B0\n1F0 1B0"  # fixed: the stuck ops go
+    assert len(app.figures.sources["stuck_ops"].data["left"]) == 0 and "deadlock" not in app.notice.object

@@ -110,3 +110,64 @@ def test_chinese(page, app_url, errors):
     wait_for_text(page, "气泡占比（单次迭代）")
     screenshot(page, "app-zh")
     assert errors == []
+
+
+DEADLOCK = "0F0 0F1 0B0 0B1\n1F0 1B0 1F1 1B1\n2F0 2F1 2B0 2B1"
+
+
+def open_order_card(page):
+    page.get_by_text("Your own order").first.click()
+    page.locator("textarea").first.wait_for()
+
+
+def test_a_pasted_order_that_deadlocks_shows_its_stuck_ops(page, app_url, errors):
+    page.goto(app_url)
+    wait_for_text(page, "27.27% simulated")
+    open_order_card(page)
+    box = page.locator("textarea").first
+    box.fill(DEADLOCK)
+    box.press("Tab")  # the box sends its text when it loses focus
+    page.get_by_role("button", name="Show my order").click()
+    wait_for_text(page, "deadlock: rank 0 is stuck at B(mb 0, stage 0), which waits for B(mb 0, stage 1) on rank 1")
+    page.wait_for_function("""() => {
+        for (const doc of Bokeh.documents) {
+            const m = doc.get_model_by_name('stuck_ops');
+            if (m && m.data.label && m.data.label.length === 3) return true;
+        }
+        return false;
+    }""")
+    assert source_length(page, "ops") == 4  # the ops that ran
+    assert "Deadlock" in readout(page)
+    screenshot(page, "app-order-deadlock")
+    assert errors == []
+
+
+def test_edit_this_schedule_then_change_it(page, app_url, errors):
+    page.goto(app_url + "?schedule=dualpipe-v&P=4&m=10&V=2")
+    wait_for_text(page, "DeepSeek's bubble D = (PP/2-1)(F&B+B-3W)")
+    open_order_card(page)
+    page.get_by_role("button", name="Edit this schedule").click()
+    wait_for_text(page, "Your order: P = 4 (its lines), m = 10 (read from it)")
+    box = page.locator("textarea").first
+    text = box.input_value()
+    assert text.splitlines()[0].startswith("0F0 0F1 0F2 0F3 0F4 0F5 0F6 7F0 7I0 7W0")
+    box.fill(text.replace("0F1 ", "", 1))  # drop an op: one clear message
+    box.press("Tab")
+    wait_for_text(page, "0F1 is missing")
+    screenshot(page, "app-order-edited")
+    assert errors == []
+
+
+def test_a_long_pasted_order_is_read_whole(page, app_url, errors):
+    text = run(Config("interleaved", 8, 32, 4)).order.to_text()
+    assert len(text) > 5000  # longer than a text box takes by default
+    page.goto(app_url)
+    wait_for_text(page, "27.27% simulated")
+    open_order_card(page)
+    box = page.locator("textarea").first
+    box.fill(text)
+    box.press("Tab")
+    page.get_by_role("button", name="Show my order").click()
+    wait_for_text(page, "Your order: P = 8 (its lines), m = 32 (read from it), V = 4 chunks per rank")
+    assert source_length(page, "ops") == 8 * 32 * 4 * 2
+    assert errors == []

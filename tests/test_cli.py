@@ -88,7 +88,7 @@ def test_help_explains_every_flag():
     p = cli("export", "--help")
     for flag in ("--schedule", "-P", "-m", "-V", "--group-size", "--tf", "--tb", "--tw", "--comm", "--format", "--output"):
         assert flag in p.stdout
-    assert "gpipe, 1f1b, interleaved, zb-h1, zb-h2, zb-v" in p.stdout
+    assert "gpipe, 1f1b, interleaved, zb-h1, zb-h2, zb-v, dualpipe-v" in " ".join(p.stdout.split())
 
 
 @pytest.mark.parametrize("args,fragment", [
@@ -96,6 +96,9 @@ def test_help_explains_every_flag():
     (["export", "-s", "interleaved", "-P", "4", "-m", "3", "-V", "2"], "use m >= 4, or V = 1"),
     (["export", "-s", "interleaved", "-P", "4", "-m", "9", "-V", "2", "-G", "4"], "last group of 1"),
     (["export", "-s", "zb-v", "-V", "3"], "V must be 2"),
+    (["export", "-s", "dualpipe-v", "-V", "3"], "V must be 2"),
+    (["export", "-s", "dualpipe-v", "-P", "4", "-m", "7"], "DualPipe-V needs m >= 2P micro-batches"),
+    (["show", "-s", "dualpipe-v", "--tfb", "0"], "tfb must be a number between"),
     (["export", "-P", "abc"], "P must be a whole number >= 1, got 'abc'"),
     (["export", "-m", "0"], "m must be a whole number >= 1, got 0"),
     (["export", "--tf", "nan"], "tf must be a number between 1e-06 and 1e+06"),
@@ -126,3 +129,25 @@ def test_export_json_names_what_each_gap_waits_for_and_a_critical_path():
     path = [d["ops"][i] for i in d["critical_path"]]
     assert path[0]["start"] == 0 and path[-1]["end"] == d["metrics"]["makespan"]
     assert all(a["end"] <= b["start"] for a, b in zip(path, path[1:]))
+
+
+def test_export_dualpipe_v_writes_overlapped_ops_as_spec_says():
+    p = cli("export", "-s", "dualpipe-v", "-P", "4", "-m", "8", "--tfb", "2.5")
+    assert p.returncode == 0, p.stderr
+    d = json.loads(p.stdout)
+    assert d["V"] == 2 and d["costs"]["tfb"] == 2.5
+    pairs = [op for op in d["ops"] if op["kind"] == "F&B"]
+    assert pairs[0] == {"rank": 0, "kind": "F&B", "parts": [{"kind": "F", "mb": 7, "stage": 0},
+                        {"kind": "B", "mb": 3, "stage": 7, "backward": "full"}],
+                        "start": pairs[0]["start"], "end": pairs[0]["start"] + 1.25}
+    assert len(pairs) == sum(2 * 8 - 3 * 4 + r + 1 - (r == 3) for r in range(4))
+    assert d["metrics"]["peak_inflight_chunks"] == [9, 9, 9, 9]
+    a = d["metrics"]["authors_bubble"]
+    assert a["label"] == "DeepSeek's bubble" and a["idle"] == 3 * (2.5 + 1 - 2) / 2 and a["exact"]
+
+
+def test_show_dualpipe_v_puts_deepseeks_bubble_beside_each_ranks_idle():
+    p = cli("show", "-s", "dualpipe-v", "-P", "4", "-m", "10", "--tfb", "2")
+    assert p.returncode == 0, p.stderr
+    assert ("DeepSeek's bubble  D = (PP/2-1)(F&B+B-3W) = (P-1)(t_fb+t_b-2t_w)/2 = 1.5; "
+            "simulated idle per rank 0.5 1 1.5 1.5: the longest, on rank 2, 3") in p.stdout

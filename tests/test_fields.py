@@ -54,8 +54,46 @@ def test_preset_in_the_url_then_fields_override_it():
 
 
 def test_encode_round_trips():
-    state = {k: f.default for k, f in FIELDS.items()}
+    state = {k: f.default for k, f in FIELDS.items() if f.in_url}  # an order of one's own is not in the URL
     state.update(schedule="zb-h1", P=8, m=24, V=1, tf=18.5, tb=18.1, tw=9.3, comm=0.6)
     query = encode(state)
     assert query.startswith("schedule=zb-h1&P=8&m=24&V=1&tf=18.5&tb=18.1&tw=9.3&comm=0.6")
     assert parse("?" + query) == (state, [])
+
+
+def test_tfb_is_a_url_cost_where_0_means_no_overlap_gain():
+    from pipeviz.view.state import config
+
+    assert parse("?schedule=dualpipe-v&tfb=2.5")[0] == {"schedule": "dualpipe-v", "tfb": 2.5}
+    state = {**{k: f.default for k, f in FIELDS.items()}, "schedule": "dualpipe-v", "V": 2}
+    assert config(state).costs.tfb is None and config(state).costs.fb == 3
+    assert config({**state, "tfb": 2.5}).costs.fb == 2.5
+
+
+def test_an_own_order_is_never_read_from_the_url():
+    import pipeviz.view.own_order  # noqa: F401 (registers its fields)
+
+    updates, notes = parse("?order=0F0&custom=1&placement=v")
+    assert updates == {}
+    assert [n.key for n in notes] == ["url.unknown"] * 3
+
+
+def test_state_rules_for_an_own_order():
+    from pipeviz.view.own_order import FIELDS as ALL
+    from pipeviz.view.state import normalize
+
+    base = {k: f.default for k, f in ALL.items()}
+    shown = {**base, "order": "0F0 7F0 7B0 0B0\n1F0 6F0 6B0 1B0\n2F0 5F0 5B0 2B0\n3F0 4F0 4B0 3B0",
+             "placement": "v", "custom": True}
+    state, notes = normalize(shown, {"order", "custom"})
+    assert (state["P"], state["m"], state["V"], state["custom"]) == (4, 1, 2, True) and notes == []
+    # The schedules' rules do not apply while the order shows (1f1b would take V back to 1).
+    assert state["schedule"] == "1f1b"
+    state, notes = normalize({**state, "m": 9}, {"m"})  # moving m goes back to the schedules
+    assert state["custom"] is False and state["V"] == 1
+    assert [n.key for n in notes] == ["rule.custom_off", "rule.v_set"]
+    # A costs change keeps the order shown.
+    assert normalize({**shown, "tf": 2.0}, {"tf"})[0]["custom"] is True
+    # An order that does not read leaves P, m and V as they were.
+    state, _ = normalize({**shown, "order": "0Q0"}, {"order"})
+    assert (state["P"], state["m"], state["V"]) == (4, 8, 1)

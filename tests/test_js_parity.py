@@ -56,10 +56,10 @@ COSTS = [
 ]
 
 
-def cfg(schedule, P, m, V=None, G=None, costs=(1.0, 1.0, 1.0, 0.0)):
+def cfg(schedule, P, m, V=None, G=None, costs=(1.0, 1.0, 1.0, 0.0), tfb=None):
     tf, tb, tw, comm = costs
     V = OWN_V.get(schedule, 1) if V is None else V
-    return {"schedule": schedule, "P": P, "m": m, "V": V, "G": G, "tf": tf, "tb": tb, "tw": tw, "comm": comm}
+    return {"schedule": schedule, "P": P, "m": m, "V": V, "G": G, "tf": tf, "tb": tb, "tw": tw, "comm": comm, "tfb": tfb}
 
 
 def build_configs() -> list[dict]:
@@ -95,6 +95,15 @@ def build_configs() -> list[dict]:
         (8, 64, 4, 24), (8, 64, 4, 20),
     ]:
         out.append(cfg("interleaved", P, m, V, G))
+    # DualPipe-V: DeepSeek's bubble in and out of the region where it is rank P-1's
+    # idle, overlapped pairs faster and slower than F and B apart, and its refusals.
+    for P, m in [(1, 2), (2, 4), (3, 7), (4, 8), (4, 10), (8, 16), (5, 17)]:
+        for costs, tfb in [(COSTS[0], None), (COSTS[0], 2.0), (COSTS[0], 4.5), ((1.0, 1.0, 0.5, 0.0), 1.2),
+                           ((1.0, 2.0, 0.5, 0.0), None), ((1.0, 1.0, 1.5, 0.0), None), ((1.0, 1.0, 1.0, 0.3), 2.5),
+                           ((0.7071067811865476, 0.7071067811865476, 0.1, 0.0), 0.9)]:
+            out.append(cfg("dualpipe-v", P, m, costs=costs, tfb=tfb))
+    out += [cfg("dualpipe-v", 4, 7), cfg("dualpipe-v", 4, 8, 3), cfg("dualpipe-v", 1, 1),
+            cfg("dualpipe-v", 4, 8, costs=COSTS[4], tfb=0.0), cfg("1f1b", 4, 8, tfb=1.5)]
     # Invalid combinations and values: each must give Python's message.
     nan, inf = float("nan"), float("inf")
     out += [
@@ -156,6 +165,9 @@ def result_data(res) -> dict:
             "p2pPerMicrobatch": mt.p2p_per_microbatch, "p2pArticle": mt.p2p_article,
         },
         "theory": {
+            "authors": None if th.authors is None else {
+                "who": th.authors.who, "formula": th.authors.formula, "rank": th.authors.rank,
+                "idle": [str(th.authors.idle.numerator), str(th.authors.idle.denominator)]},
             "bubble": [str(th.bubble.numerator), str(th.bubble.denominator)], "bubbleFloat": float(th.bubble),
             "bubbleFormula": th.bubble_formula, "bubbleExact": th.bubble_exact, "caveat": th.caveat,
             "steadyBubble": [str(th.steady_bubble.numerator), str(th.steady_bubble.denominator)],
@@ -173,7 +185,7 @@ def result_data(res) -> dict:
 
 def expected(c: dict, full: bool = False):
     try:
-        costs = Costs(c["tf"], c["tb"], c["tw"], c["comm"])
+        costs = Costs(c["tf"], c["tb"], c["tw"], c["comm"], c["tfb"])
         res = run(Config(c["schedule"], c["P"], c["m"], c["V"], costs, c["G"]))
     except ConfigError as e:
         return {"error": error_data(e)}
@@ -197,7 +209,9 @@ window.__result = (res) => {
               awaitingB: mt.awaitingB, awaitingW: mt.awaitingW, peakChunks: mt.peakChunks,
               peakMicrobatches: mt.peakMicrobatches, peakAwaitingB: mt.peakAwaitingB, peakAwaitingW: mt.peakAwaitingW,
               p2pPerMicrobatch: mt.p2pPerMicrobatch, p2pArticle: mt.p2pArticle},
-    theory: {bubble: th.bubble, bubbleFloat: th.bubble.toNumber(), bubbleFormula: th.bubbleFormula,
+    theory: {authors: th.authors ? {who: th.authors.who, formula: th.authors.formula, rank: th.authors.rank,
+                                    idle: th.authors.idle} : null,
+             bubble: th.bubble, bubbleFloat: th.bubble.toNumber(), bubbleFormula: th.bubbleFormula,
              bubbleExact: th.bubbleExact, caveat: th.caveat, steadyBubble: th.steadyBubble,
              steadyFloat: th.steadyBubble.toNumber(), steadyExact: th.steadyExact, peakChunks: th.peakChunks,
              peakAwaitingB: th.peakAwaitingB, peakAwaitingW: th.peakAwaitingW, p2pPerMicrobatch: th.p2pPerMicrobatch},
@@ -212,7 +226,7 @@ window.__engineBatch = (batch, full) => JSON.stringify(batch.map((c) => {
   const E = PipevizEngine, W = __twin;
   let res;
   try {
-    res = E.run(E.config(c.schedule, c.P, c.m, c.V, E.costs(c.tf, c.tb, c.tw, c.comm), c.G));
+    res = E.run(E.config(c.schedule, c.P, c.m, c.V, E.costs(c.tf, c.tb, c.tw, c.comm, c.tfb), c.G));
   } catch (e) {
     return {error: W.error(e)};
   }
@@ -255,7 +269,8 @@ def test_the_page_adds_four_globals(twin_page):
 
 def engine_only(c: dict):
     try:
-        return run(Config(c["schedule"], c["P"], c["m"], c["V"], Costs(c["tf"], c["tb"], c["tw"], c["comm"]), c["G"]))
+        return run(Config(c["schedule"], c["P"], c["m"], c["V"], Costs(c["tf"], c["tb"], c["tw"], c["comm"], c["tfb"]),
+                          c["G"]))
     except ConfigError as e:
         return {"error": {"key": e.msg.key}}
 
@@ -271,10 +286,13 @@ def test_config_list_covers_the_brief():
     assert {r["error"]["key"] for r in results if isinstance(r, dict)} >= {
         "schedule.unknown", "schedule.fixed_v1", "schedule.fixed_v", "schedule.no_G", "schedule.too_big",
         "schedule.too_big_P", "config.whole", "config.low", "cost.number", "cost.range", "cost.range0",
-        "interleaved.m_below_P", "interleaved.G_range", "interleaved.G_last",
+        "interleaved.m_below_P", "interleaved.G_range", "interleaved.G_last", "dualpipe-v.m_below_2P",
     }
     caveats = {r.theory.caveat.key for r in results if not isinstance(r, dict) and r.theory.caveat}
-    assert caveats >= {"cf.comm", "cf.uniform", "zb-h1.few_m", "zb-h1.big_w", "zb-h2.few_m", "zb-v.few_m"}
+    assert caveats >= {"cf.comm", "cf.uniform", "zb-h1.few_m", "zb-h1.big_w", "zb-h2.few_m", "zb-v.few_m",
+                       "dualpipe-v.f_ne_b", "dualpipe-v.big_w", "dualpipe-v.fast_fb"}
+    exact = [r for r in results if not isinstance(r, dict) and r.theory.authors is not None and r.theory.bubble_exact]
+    assert len(exact) >= 10 and any(r.config.P == 1 for r in exact)
 
 
 def test_engine_views_and_readouts_match_python(twin_page):
@@ -585,7 +603,7 @@ def test_text_formatting_matches_python(twin_page):
 # -- the timeline's level of detail (view/lod.py, columns.js `level`) ------------------
 
 LOD_CONFIGS = [("interleaved", 32, 128, 8), ("zb-v", 32, 128, 2), ("zb-h2", 12, 48, 1), ("gpipe", 32, 128, 1),
-               ("1f1b", 8, 32, 1), ("interleaved", 16, 64, 4)]
+               ("1f1b", 8, 32, 1), ("interleaved", 16, 64, 4), ("dualpipe-v", 32, 128, 2), ("dualpipe-v", 4, 10, 2)]
 LOD_WINDOWS = [None, (0.0, 0.5), (0.3, 0.31), (0.9, 1.2), (-0.2, 0.05), (0.5, 0.5 + 1e-6)]  # fractions of the makespan
 
 
@@ -598,7 +616,8 @@ JS_LOD = """([cases]) => JSON.stringify(cases.map(({cfg, px, w}) => {
   const res = E.run(E.config(cfg[0], cfg[1], cfg[2], cfg[3], E.costs(1, 1, 1, 0), null));
   const span = res.metrics.makespan, win = w === null ? null : [w[0] * span, w[1] * span];
   const plain = (cols) => Object.fromEntries(Object.entries(cols).map(([k, v]) => [k, Array.from(v)]));
-  return {ops: plain(X.columns.ops(res, px, win)), labels: plain(X.columns.labels(res, px, win))};
+  const boxes = X.columns.ops(res, px, win);
+  return {ops: plain(boxes), fb: plain(X.columns.fbHalves(res, boxes)), labels: plain(X.columns.labels(res, px, win))};
 }))"""
 
 
@@ -616,7 +635,144 @@ def test_level_of_detail_matches_python(twin_page):
         merged += int((o["count"] > 1).sum())
         lab = columns.labels(res, c["px"], win)
         exp.append({"ops": {k: v.tolist() for k, v in o.items()},
+                    "fb": {k: v.tolist() for k, v in columns.fb_halves(res, o).items()},
                     "labels": {k: (v.tolist() if hasattr(v, "tolist") else v) for k, v in lab.items()}})
     assert merged > 1000  # the cases exercise merging, not only one box per op
     failures = compare(exp, got, [f"{c['cfg']} px={c['px']} window={c['w']}" for c in cases])
     assert not failures, f"{len(failures)} of {len(cases)} differ:\n" + "\n".join(failures[:10])
+
+
+# -- your own order (custom.py and view/own_order.py) -------------------------------
+
+ORDERS_DIR = __import__("pathlib").Path(__file__).resolve().parent / "data" / "orders"
+
+
+def own_cases() -> list[dict]:
+    """Orders to read, time, draw and read out as the explorer shows them: PyTorch's
+    own, every schedule's text and JSON, deadlocks, and what is refused."""
+    from pipeviz.export import to_json
+
+    cases = []
+    for f in sorted(ORDERS_DIR.glob("*.txt")):
+        text = f.read_text()
+        cases.append({"text": text, "placement": "v" if "placement v" in text else "loop"})
+    for name, P, m, V, tfb in [("dualpipe-v", 4, 8, 2, 2.0), ("zb-h1", 3, 5, 1, None), ("interleaved", 2, 4, 3, None)]:
+        res = run(Config(name, P, m, V, Costs(tfb=tfb)))
+        placement = SCHEDULES[name].placement
+        cases.append({"text": res.order.to_text(), "placement": placement})
+        cases.append({"text": to_json(res), "placement": placement})
+        cases.append({"text": json.dumps(json.loads(to_json(res))["ops"], indent=1), "placement": placement})
+    texts = [
+        "0F0 0F1 0B0 0B1\n1F0 1B0 1F1 1B1\n2F0 2F1 2B0 2B1", "0B0 0F0", "0F0 0B0 0F1 0B1\n1F0 1F1 1B0 1B1",
+        "0F0 7F0 7B0 0B0\n1F0 6F0 6B0 1B0\n2F0 5F0 5B0 2B0\n3F0 4F0 4B0 3B0", "0F0 0Q0", "",
+        "0F0 0F3&1B0\n1F0 1B0", "0F0 1F0&0B0 1B0\n",
+        '{"ops": [1, 2]', "[NaN]", '[{"rank": 0, "kind": "F", "mb": 1.0, "stage": 0}]',
+        '[{"rank": 0, "kind": "F", "mb": -0, "stage": 0}, {"rank": 0, "kind": "B", "mb": 0, "stage": 0}]',
+        '[{"rank": 0, "kind": "F", "mb": 1e400, "stage": 0}]', '[{"rank": 0, "kind": "F", "mb": ' + "9" * 4400 + ', "stage": 0}]',
+        '[{"rank": 0, "kind": "F", "mb": 12345678901234567890, "stage": 0}]', '[{"rank": 0, "kind": ["F"], "mb": 0}]',
+        '[{"rank": 0, "kind": "F&B", "parts": [{"kind": "B"}, {"kind": "F"}]}]',
+        '[{"rank": 1, "kind": "F", "mb": 0, "stage": 1}]',
+        '[{"rank": true, "kind": "F", "mb": 0, "stage": 0}]', '{"P": 4}', "[]", "{}", "[" * 40 + "]" * 40,
+        '["[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["]', '{"ops": [{"rank": 0, "kind": "F", "mb": 0, "stage": 0, "__proto__": 1,'
+        ' "constructor": 2}, {"rank": 0, "kind": "B", "backward": "full", "mb": 0, "stage": 0}]}',
+        '[{"rank": 0, "kind": "F", "mb": 0, "stage": 0}, {"rank": 0, "kind": "B", "backward": "input", "mb": 0, "stage": 0}]',
+        " \n\t[1]", "\ufeff[1]", "[1.5]",
+    ]
+    cases += [{"text": t, "placement": "loop"} for t in texts]
+    cases += [{"text": texts[0], "placement": "v"}, {"text": "0F0 0B0", "placement": "ring"}]
+    return cases
+
+
+def own_expected(case: dict, costs: Costs, full: bool = False) -> dict:
+    from pipeviz.custom import run_text
+
+    try:
+        res = run_text(case["text"], case["placement"], costs)
+    except OrderError as e:
+        return {"error": error_data(e)}
+    s = res.stuck
+    data = {
+        "order": {"P": res.order.P, "m": res.order.m, "kind": res.order.kind, "mb": res.order.mb,
+                  "stage": res.order.stage, "rankPtr": res.order.rank_ptr, "text": res.order.to_text()},
+        "config": {"P": res.config.P, "m": res.config.m, "V": res.config.V, "schedule": res.config.schedule},
+        "timeline": {"start": res.timeline.start, "end": res.timeline.end, "makespan": res.timeline.makespan},
+        "metrics": {"peakChunks": res.metrics.peak_chunks, "idle": res.metrics.idle,
+                    "bubbleFraction": res.metrics.bubble_fraction},
+        "deadlock": None if res.deadlock is None else error_data(res.deadlock),
+        "stuck": None if s is None else {"rank": s.rank, "left": s.left, "right": s.right, "op": s.op, "waits": s.waits,
+                                         "waitsRank": s.waits_rank, "token": s.token, "waitsToken": s.waits_token},
+        "views": [columns.figure_view(res, unit, lang, px) for unit, lang, px in VIEWS],
+    }
+    values = readouts.readout_values(res)
+    rows = readouts.table_values(res.config, run, res)
+    data["readout"] = {"values": values, "html": {lang: readouts.readout_html(values, lang) for lang in LANGS}}
+    data["table"] = {"values": rows, "html": {lang: readouts.table_html(rows, lang) for lang in LANGS}}
+    return data if full else twin.summary(data)
+
+
+JS_OWN = """([cases, costs]) => {
+  const E = PipevizEngine, W = __twin, X = PipevizExplorer, R = X.readouts;
+  const c = E.costs(...costs);
+  const both = (f) => ({en: f('en'), zh: f('zh')});
+  return JSON.stringify(cases.map((k) => {
+    let res;
+    try { res = E.custom.runText(k.text, k.placement, c); } catch (e) { return {error: W.error(e)}; }
+    const s = res.stuck, values = R.readoutValues(res), rows = R.tableValues(res.config, E.run, res);
+    return W.summary({
+      order: {P: res.order.P, m: res.order.m, kind: res.order.kind, mb: res.order.mb, stage: res.order.stage,
+              rankPtr: res.order.rankPtr, text: res.order.toText()},
+      config: {P: res.config.P, m: res.config.m, V: res.config.V, schedule: res.config.schedule},
+      timeline: {start: res.timeline.start, end: res.timeline.end, makespan: res.timeline.makespan},
+      metrics: {peakChunks: res.metrics.peakChunks, idle: res.metrics.idle, bubbleFraction: res.metrics.bubbleFraction},
+      deadlock: res.deadlock ? W.error(res.deadlock) : null,
+      stuck: s ? {rank: s.rank, left: s.left, right: s.right, op: s.op, waits: s.waits, waitsRank: s.waitsRank,
+                  token: s.token, waitsToken: s.waitsToken} : null,
+      views: VIEWS.map(([unit, lang, px]) => X.columns.figureView(res, unit, lang, px)),
+      readout: {values, html: both((l) => R.readoutHtml(values, l))},
+      table: {values: rows, html: both((l) => R.tableHtml(rows, l))},
+    });
+  }));
+}""".replace("VIEWS", json.dumps(VIEWS))
+
+
+@pytest.mark.parametrize("costs", [(1.0, 1.0, 1.0, 0.0, None), (0.7, 1.3, 0.1, 0.25, 1.5)])
+def test_own_orders_match_python(twin_page, costs):
+    page, _ = twin_page
+    c = Costs(*costs)
+    cases = own_cases()
+    got = json.loads(page.evaluate(JS_OWN, [cases, list(costs)]))
+    exp = [own_expected(k, c) for k in cases]
+    failures = compare(exp, got, [repr(k["text"])[:100] + " " + k["placement"] for k in cases])
+    assert not failures, f"{len(failures)} of {len(cases)} orders differ:\n" + "\n".join(failures[:10])
+    keys = {e["error"]["key"] for e in exp if "error" in e}
+    assert keys >= {"order.json", "order.json_deep", "order.json_ops", "order.json_op", "order.json_number",
+                    "order.json_kind", "order.json_pair", "order.json_empty_rank", "order.wrong_placement",
+                    "order.token", "order.empty", "order.placement"}
+    assert sum(e.get("deadlock") is not None for e in exp) >= 3
+
+
+def own_states() -> list[tuple[dict, list[str]]]:
+    base = {k: f.default for k, f in FIELDS.items()}
+    dual = (ORDERS_DIR / "torch-DualPipeV-P4-m8-V2.txt").read_text()
+    big = run(Config("interleaved", 8, 130, 2)).order.to_text()  # m beyond the slider: P and V follow, m stays
+    shown = [({**base, "order": dual, "placement": "v", "custom": True}, ch)
+             for ch in (["custom"], ["order"], ["placement"], ["P"], ["m", "order"], ["schedule"], ["tf"], ["V"], [])]
+    shown += [({**base, "order": t, "placement": p, "custom": True, "schedule": "zb-v", "V": 2, "m": 3}, ["custom"])
+              for t, p in [(dual, "loop"), ("0Q0", "loop"), ("", "v"), (big, "loop"), ("[1]", "loop")]]
+    shown += [({**base, "order": dual, "placement": "v", "custom": False}, ["order"]),
+              ({**base, "order": dual, "placement": "v", "custom": True, "schedule": "interleaved", "V": 3, "m": 2},
+               ["m"])]
+    return shown
+
+
+def test_own_order_rules_match_python(twin_page):
+    page, _ = twin_page
+    cases = own_states()
+    got = json.loads(page.evaluate(JS_NORMALIZE, [cases]))
+    exp = []
+    for state, changed in cases:
+        s, notes = normalize(state, changed)
+        exp.append({"state": s, "notes": [twin.msg_data(n) for n in notes]})
+    failures = compare(exp, got, [f"{str(s)[:80]} changed={c}" for s, c in cases])
+    assert not failures, f"{len(failures)} of {len(cases)} states differ:\n" + "\n".join(failures[:10])
+    assert any(n["key"] == "rule.custom_off" for e in exp for n in e["notes"])

@@ -99,6 +99,7 @@ def test_zb_v_order(P):
 @pytest.mark.parametrize("name,schedule", [
     ("torch-Interleaved1F1B-P4-m8-V2.txt", Config("interleaved", 4, 8, 2)),
     ("torch-ZBVZeroBubble-P4-m8-V2.txt", Config("zb-v", 4, 8, 2)),
+    ("torch-DualPipeV-P4-m8-V2.txt", Config("dualpipe-v", 4, 8, 2)),
 ])
 def test_orders_equal_pytorchs_own(name, schedule):
     """PyTorch 2.13's schedule classes wrote these orders; pipeviz writes the same."""

@@ -403,3 +403,97 @@ def test_works_inside_an_iframe(page, page_file, offline, tmp_path):
     assert offline["errors"] == []
     assert all(url.startswith("file://") for url in offline["requests"])
     screenshot(page, "page-in-iframe")
+
+
+# -- DualPipe-V and your own order ----------------------------------------------------------
+
+
+def test_dualpipe_v_and_its_t_fb(page, page_file, offline):
+    open_page(page, page_file, "#schedule=dualpipe-v&P=4&m=10&V=2&tfb=2")
+    text = readout(page)
+    assert "DeepSeek's bubble D = (PP/2-1)(F&B+B-3W) = (P-1)(t_fb+t_b-2t_w)/2 = 1.5 idle" in text
+    assert "simulated idle per rank: 0.5, 1, 1.5, 1.5 · the longest, on rank 2, 3" in text
+    st = state(page)
+    assert (st["schedule"], st["tfb"]) == ("dualpipe-v", 2)
+    assert_models_match(page, st)  # the F&B boxes' backward halves included
+    press(page, 1, "ArrowLeft", 3)  # m: 10 -> 7, below DeepSeek's 2P: it snaps to 8
+    page.get_by_text("DualPipe-V needs m >= 2P micro-batches").first.wait_for()
+    page.wait_for_function("PipevizExplorer.get().state().m === 8")
+    screenshot(page, "page-dualpipe-v")
+    assert offline["errors"] == []
+
+
+def open_own_order(page):
+    page.get_by_role("button", name="Your own order").click()
+    page.locator("textarea").first.wait_for()
+
+
+def stuck_labels(page):
+    return page.evaluate("Array.from(Bokeh.documents[0].get_model_by_name('stuck_ops').data.label || [])")
+
+
+def test_a_pasted_order_that_deadlocks_is_drawn_with_its_stuck_ops(page, page_file, offline):
+    open_page(page, page_file)
+    open_own_order(page)
+    box = page.locator("textarea").first
+    box.fill("0F0 0F1 0B0 0B1\n1F0 1B0 1F1 1B1\n2F0 2F1 2B0 2B1")
+    box.press("Tab")  # the box sends its text when it loses focus
+    page.get_by_role("button", name="Show my order").click()
+    page.get_by_text("deadlock: rank 0 is stuck at B(mb 0, stage 0), which waits for B(mb 0, stage 1) on rank 1").wait_for()
+    page.wait_for_function("Bokeh.documents[0].get_model_by_name('stuck_ops').data.label.length === 3")
+    assert stuck_labels(page) == ["0B0 waits for 1B0 on rank 1", "1B0 waits for 2B0 on rank 2", "2F1 waits for 1F1 on rank 1"]
+    assert page.evaluate("Array.from(Bokeh.documents[0].get_model_by_name('ops').data.right)") == [1, 2, 2, 3]
+    assert "Deadlock" in readout(page)
+    page.wait_for_function("document.querySelector('#pv-table').textContent.includes('deadlock: see the chart')")
+    # The served app says the same.
+    app = Explorer()
+    app.update({"order": "0F0 0F1 0B0 0B1\n1F0 1B0 1F1 1B1\n2F0 2F1 2B0 2B1", "placement": "loop", "custom": True})
+    page.wait_for_function("!PipevizExplorer.get().laterPending")
+    assert notice_lines(page) == app.notice_lines
+    assert written(page, "pv-readout") == app.readout.object
+    assert written(page, "pv-table") == app.table.object
+    screenshot(page, "page-order-deadlock")
+    assert offline["errors"] == []
+
+
+def test_edit_this_schedule_then_a_bad_token_then_back(page, page_file, offline):
+    url = open_page(page, page_file, "#schedule=zb-v&P=4&m=8&V=2")
+    hash_before = page.evaluate("location.hash")
+    open_own_order(page)
+    page.get_by_role("button", name="Edit this schedule").click()
+    page.get_by_text("Your order: P = 4 (its lines), m = 8 (read from it), V = 2 chunks per rank, placement v").wait_for()
+    box = page.locator("textarea").first
+    assert box.input_value() == run(Config("zb-v", 4, 8, 2)).order.to_text()
+    assert "25.5" in readout(page)  # the same timeline, now yours
+    box.fill(box.input_value().replace("0F1 ", "0X1 ", 1))
+    box.press("Tab")
+    page.get_by_text("line 1: '0X1' is not an op").wait_for()
+    assert page.evaluate("location.hash") == hash_before  # an order does not go into the URL
+    press(page, 0, "ArrowRight")  # P: back to the schedules
+    page.get_by_text("back to the schedules: your order stays in its box").wait_for()
+    settled(page)
+    st = state(page)
+    assert (st["schedule"], st["P"], st["custom"]) == ("zb-v", 5, False)
+    assert page.evaluate("location.hash").startswith("#schedule=zb-v&P=5")
+    assert offline["errors"] == [] and offline["requests"] == [url.split("#")[0]]
+
+
+def test_pytorchs_orders_paste_as_json_and_text(page, page_file, offline):
+    from pipeviz.export import to_json
+
+    open_page(page, page_file)
+    open_own_order(page)
+    box = page.locator("textarea").first
+    box.fill((__import__("pathlib").Path(__file__).resolve().parent / "data" / "orders" /
+              "torch-DualPipeV-P4-m8-V2.txt").read_text())
+    box.press("Tab")
+    page.get_by_role("button", name="v: rank r holds r and 2P-1-r").click()
+    page.get_by_role("button", name="Show my order").click()
+    page.get_by_text("placement v; no closed form").wait_for()
+    assert "makespan 27" in readout(page)
+    box.fill(to_json(run(Config("interleaved", 4, 8, 2))))
+    box.press("Tab")
+    page.get_by_role("button", name="loop: stage s on rank s mod P").click()
+    page.get_by_text("placement loop; no closed form").wait_for()
+    page.wait_for_function("document.querySelector('#pv-readout').textContent.includes('makespan 28.5')")
+    assert offline["errors"] == []

@@ -9,7 +9,7 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from pipeviz import NAMES, Config, ConfigError, Costs, run
-from pipeviz.order import B, F, W
+from pipeviz.order import FB, B, F, I, W
 from pipeviz.simulate import op_durations
 
 cost = st.sampled_from([0.25, 0.5, 1.0, 1.5, 2.0, 3.0]) | st.floats(0.05, 8.0, allow_nan=False)
@@ -19,6 +19,7 @@ costs = st.builds(
     tb=cost,
     tw=st.just(0.0) | cost,
     comm=st.just(0.0) | st.floats(0.001, 2.0, allow_nan=False),
+    tfb=st.none() | cost,  # an overlapped F&B (DualPipe-V); None: t_f + t_b + t_w
 )
 
 
@@ -36,7 +37,8 @@ def configs(draw):
         run(cfg)
     except ConfigError as e:
         # Invalid combinations are refused with a message that says what is valid.
-        assert e.msg.key in ("schedule.fixed_v1", "schedule.fixed_v", "interleaved.m_below_P"), e
+        assert e.msg.key in ("schedule.fixed_v1", "schedule.fixed_v", "interleaved.m_below_P",
+                             "dualpipe-v.m_below_2P"), e
         assume(False)
     return cfg
 
@@ -45,10 +47,20 @@ def configs(draw):
 def test_every_op_once_on_its_rank(cfg):
     res = run(cfg)
     o = res.order
-    kinds = 3 if o.has_w else 2
-    keys = set(zip(o.kind.tolist(), o.mb.tolist(), o.stage.tolist()))
-    assert len(keys) == o.n_ops == kinds * cfg.m * o.S
+    pair = o.kind == FB
+    # Every (mb, stage) has one forward and one backward, alone or in an overlapped pair,
+    # and a W exactly where its backward is split.
+    fwd = (o.kind == F) | pair
+    forwards = list(zip(o.mb[fwd].tolist(), o.stage[fwd].tolist()))
+    backwards = list(zip(o.mb[(o.kind == B) | (o.kind == I)].tolist(), o.stage[(o.kind == B) | (o.kind == I)].tolist()))
+    backwards += list(zip(o.mb2[pair].tolist(), o.stage2[pair].tolist()))
+    every = {(mb, s) for mb in range(cfg.m) for s in range(o.S)}
+    assert len(forwards) == len(backwards) == cfg.m * o.S
+    assert set(forwards) == set(backwards) == every
+    split = set(zip(o.mb[o.kind == I].tolist(), o.stage[o.kind == I].tolist()))
+    assert sorted(zip(o.mb[o.kind == W].tolist(), o.stage[o.kind == W].tolist())) == sorted(split)
     assert (o.stage_to_rank[o.stage] == o.rank).all()
+    assert (o.stage_to_rank[o.stage2[pair]] == o.rank[pair]).all()
     # Every rank holds the same number of chunks.
     assert np.bincount(o.stage_to_rank).tolist() == [o.chunks_per_rank] * cfg.P
 
@@ -79,7 +91,11 @@ def test_timing_is_as_soon_as_possible(cfg):
 def test_busy_time_is_the_work(cfg):
     res = run(cfg)
     c = cfg.costs
-    work = cfg.m * (c.tf + c.tb + c.tw)  # a rank's share of the model, every micro-batch
+    # A rank's share of the model, every micro-batch, less what each overlapped pair
+    # saves (or adds) against running its forward and full backward apart.
+    pairs = np.bincount(res.order.rank[res.order.kind == FB], minlength=cfg.P)
+    per_chunk = 1 / res.order.chunks_per_rank
+    work = cfg.m * (c.tf + c.tb + c.tw) - pairs * (c.tf + c.tb + c.tw - c.fb) * per_chunk
     assert np.allclose(res.metrics.busy, work)
     assert np.allclose(res.metrics.idle, res.metrics.makespan - work)
     b_rank, b_start, b_end = res.metrics.bubbles
@@ -131,7 +147,8 @@ def test_inflight_steps_match_peaks(cfg):
         # awaiting B + awaiting W only = in flight, at the peak.
         assert (mt.peak_awaiting_b + mt.peak_awaiting_w == mt.peak_chunks).all()
         assert mt.awaiting_w.value.min() >= 0 and mt.awaiting_b.value.min() >= 0
-    assert (o.kind == F).sum() == (o.kind == (W if o.has_w else B)).sum()
+    # Every chunk that enters ends: by a W where split, else by a full backward.
+    assert ((o.kind == F) | (o.kind == FB)).sum() == ((o.kind == W) | (o.kind == B) | (o.kind == FB)).sum()
     # Simultaneous changes are merged: no two steps of a rank share a time.
     same = (steps.rank[1:] == steps.rank[:-1]) & (steps.time[1:] == steps.time[:-1])
     assert not same.any()

@@ -51,12 +51,14 @@ def summary(value):
         value = value.tolist() if value.dtype.kind == "b" else value
         if isinstance(value, list):
             return value
-        return value.astype(np.float64).tolist() if value.size <= SHORT else digest(value)
+        if value.size > SHORT:
+            return digest(value)
+        return ["nan" if math.isnan(x) else x for x in value.astype(np.float64).tolist()]
     if isinstance(value, dict):
         return {str(k): summary(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         if value and all(_number(x) for x in value):
-            return [float(x) for x in value] if len(value) <= SHORT else digest(value)
+            return ["nan" if math.isnan(x) else float(x) for x in value] if len(value) <= SHORT else digest(value)
         if value and all(isinstance(x, str) for x in value) and len(value) > 4 * SHORT:
             return {"joined": "\x1f".join(value)}
         return [summary(v) for v in value]
@@ -105,7 +107,7 @@ window.__twin = (() => {
     if (v instanceof E.Fraction) return [v.n.toString(), v.d.toString()];
     if (v instanceof T.PyFloat) return v.value;
     if (ArrayBuffer.isView(v) || (Array.isArray(v) && v.length && v.every(isNum))) {
-      return v.length <= SHORT ? Array.from(v, Number) : digest(Array.from(v, Number));
+      return v.length <= SHORT ? Array.from(v, (x) => (isNaN(Number(x)) ? 'nan' : Number(x))) : digest(Array.from(v, Number));
     }
     if (Array.isArray(v)) {
       if (v.length > 4 * SHORT && v.every((x) => typeof x === 'string')) return {joined: v.join('\x1f')};

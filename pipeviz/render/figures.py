@@ -12,7 +12,9 @@ from __future__ import annotations
 from bokeh.core.properties import value
 from bokeh.core.property.descriptors import UnsetValueError
 from bokeh.models import (
+    CDSView,
     ColumnDataSource,
+    CustomJSFilter,
     CustomJSHover,
     FixedTicker,
     HoverTool,
@@ -31,16 +33,22 @@ from ..view.palette import (
     chunk_palette,
 )
 
-BORDER_LEFT = 64  # same left border on stacked figures so their time axes line up
+# The stacked time figures' smallest left border: room for the rank axis and one- or
+# two-digit ticks, so that a phone's timeline keeps 300 px (360 px wide screen). Both
+# explorers lay the two figures out in one Bokeh column, which gives them the same
+# border when an axis needs more (three-digit in-flight counts).
+BORDER_LEFT = 48
 FONT = '"Noto Sans CJK SC", "Source Han Sans SC", "PingFang SC", "Microsoft YaHei", system-ui, sans-serif'
 
 SOURCES = {
     "ops": ["left", "right", "top", "bottom", "rank", "kind", "mb", "stage", "mb2", "stage2", "chunk", "color", "count",
             "outline"],
-    "labels": ["x", "y", "text"],
+    "fb_halves": ["left", "right", "top", "bottom", "color"],  # the backward half of each F&B box
+    "stuck_ops": ["left", "right", "top", "bottom", "rank", "color", "x", "y", "op", "waits", "label"],  # a deadlock's stuck ops
+    "labels": ["x", "y", "text", "dark"],
     "bubbles": ["left", "right", "top", "bottom", "rank", "length"],
     "bars": ["rank", "zero", "b", "peak", "w_only", "theory", "before"],
-    "steps": ["xs", "ys", "rank"],
+    "steps": ["xs", "ys", "rank", "width", "alpha"],
     "steps_before": ["xs", "ys", "rank"],  # in flight before balancing (BPipe), dashed
 }
 
@@ -62,6 +70,7 @@ class Figures:
             for axis in (*fig.xaxis, *fig.yaxis):
                 axis.axis_label_text_font = axis.major_label_text_font = FONT
             fig.title.text_font = FONT
+            fig.toolbar.logo = None  # one tab stop and a link fewer; Bokeh is credited in the README
         self.models = self._named()
 
     # -- figures -----------------------------------------------------------------
@@ -80,17 +89,44 @@ class Figures:
             fill_color={"field": "color", "transform": self.op_colors}, line_color="white", line_width=0.6,
             line_alpha="outline",  # outlines only where a box is wide enough to show one (view/lod.py)
         )
-        fig.text(
-            x="x", y="y", text="text", source=self.sources["labels"], text_align="center", text_baseline="middle",
-            text_font_size="10px", text_color="white", text_font=value(FONT),
+        # An overlapped F&B is one box: its forward half (the op's own quad) above, its
+        # backward half below, drawn over it; the hover is the op's.
+        fig.quad(
+            left="left", right="right", top="top", bottom="bottom", source=self.sources["fb_halves"],
+            fill_color={"field": "color", "transform": self.op_colors}, line_color="white", line_width=0.6,
         )
+        # Labels inside boxes, black or white, whichever reads on the box (the `dark`
+        # column, palette.label_color): one renderer per colour, each with a constant
+        # text colour (a per-label colour column races Bokeh's asynchronous text layout
+        # when the data are replaced twice in a row, and throws).
+        for dark, color in ((1, "black"), (0, "white")):
+            fig.text(
+                x="x", y="y", text="text", source=self.sources["labels"], text_align="center",
+                text_baseline="middle", text_font_size="10px", text_color=color, text_font=value(FONT),
+                view=CDSView(filter=CustomJSFilter(code=f"return Array.from(source.data.dark, (d) => d == {dark})")),
+            )
         bubbles = fig.quad(
             left="left", right="right", top="top", bottom="bottom", source=self.sources["bubbles"],
             fill_alpha=0, line_alpha=0, hatch_pattern="/", hatch_color=BUBBLE_HATCH, hatch_alpha=0.55,
             hatch_scale=7, hatch_weight=1,
         )
+        # A deadlocked order: each stuck op outlined after its rank's last op that ran,
+        # and what it waits for written beside it.
+        stuck = fig.quad(
+            left="left", right="right", top="top", bottom="bottom", source=self.sources["stuck_ops"],
+            fill_color={"field": "color", "transform": self.op_colors}, fill_alpha=0.35, line_color="black",
+            line_width=2.5, line_dash="dashed",
+        )
+        fig.text(
+            x="x", y="y", text="label", source=self.sources["stuck_ops"], text_align="left", text_baseline="middle",
+            text_font_size="11px", text_color="black", text_font=value(FONT), x_offset=4,
+        )
+        fig.add_tools(HoverTool(name="stuck_hover", renderers=[stuck]))
         kind_name = CustomJSHover(name="kind_names", args={"names": []}, code="return names[value]")
-        fig.add_tools(HoverTool(name="ops_hover", renderers=[ops], formatters={"@kind": kind_name}))
+        # An F&B's backward half: " & 3" after the forward's micro-batch and stage; nothing for other ops.
+        pair_part = CustomJSHover(name="pair_part", code="return value < 0 ? '' : ' & ' + value")
+        fig.add_tools(HoverTool(name="ops_hover", renderers=[ops],
+                                formatters={"@kind": kind_name, "@mb2": pair_part, "@stage2": pair_part}))
         fig.add_tools(HoverTool(name="bubbles_hover", renderers=[bubbles]))
         fig.yaxis.ticker = FixedTicker(ticks=[], name="rank_ticker")
         fig.xgrid.grid_line_color = None
@@ -131,7 +167,7 @@ class Figures:
         fig.yaxis[0].name = "over_time_yaxis"
         fig.multi_line(xs="xs", ys="ys", source=self.sources["steps_before"], line_width=1.2, line_dash="dashed",
                        line_alpha=0.55, line_color={"field": "rank", "transform": self.rank_colors})
-        fig.multi_line(xs="xs", ys="ys", source=self.sources["steps"], line_width=1.8,
+        fig.multi_line(xs="xs", ys="ys", source=self.sources["steps"], line_width="width", line_alpha="alpha",
                        line_color={"field": "rank", "transform": self.rank_colors})
         fig.xgrid.grid_line_color = None
         return fig

@@ -26,14 +26,40 @@ READOUT_CSS = """
 .pv-places-note { font-size: 12px; margin: 4px 0; max-width: 60em; }
 """
 
+# The timeline's key, the in-flight lines' key and the ops table (view/glance.py), both explorers.
+GLANCE_CSS = """
+.pv-legend { display: flex; flex-wrap: wrap; align-items: center; gap: 2px 14px; font-size: 12px; line-height: 1.6;
+  margin: 2px 0 2px; }
+.pv-legend-item { display: inline-flex; align-items: center; gap: 3px; white-space: nowrap; }
+.pv-chip { display: inline-block; min-width: 18px; padding: 0 3px; border-radius: 2px; font-size: 10px;
+  font-weight: 600; line-height: 16px; text-align: center; box-sizing: border-box; }
+.pv-chip + .pv-chip { margin-left: -1px; }
+.pv-chip-pair { display: inline-flex; flex-direction: column; padding: 0; line-height: 8px; font-size: 7px; }
+.pv-chip-pair span { display: block; padding: 0 4px; }
+.pv-chip-idle { width: 22px; height: 16px; border: 1px solid #bbb; }
+.pv-legend-note { color: #333; white-space: normal; }
+.pv-lines-key { padding-left: 5px; }
+.pv-ops-box { max-height: 320px; overflow: auto; max-width: 100%; }
+.pv-ops-box:focus { outline: 2px solid #0072B2; outline-offset: 1px; }
+.pv-ops caption { text-align: left; font-weight: 600; padding: 4px 0; }
+.pv-ops td { font-variant-numeric: tabular-nums; padding: 1px 8px; }
+"""
+READOUT_CSS += GLANCE_CSS
+
 PAGE_CSS = """
 body { font-family: FONT_STACK; margin: 0; }
 .pv-page { display: flex; flex-wrap: wrap; gap: 8px 16px; padding: 8px; box-sizing: border-box; }
-.pv-controls { flex: 0 1 320px; min-width: 240px; }
-.pv-main { flex: 1 1 560px; min-width: 0; }
+.pv-controls { flex: 0 1 300px; min-width: 240px; }
+.pv-main { flex: 1 1 460px; min-width: 0; }
 .pv-charts-row { display: flex; flex-wrap: wrap; gap: 0 8px; }
 .pv-charts { flex: 1 1 420px; min-width: 0; }
 .pv-bars { flex: 0 0 240px; }
 .pv-table-root { max-width: 100%; overflow-x: auto; }
 .pv-readout-box, .pv-bars-key { padding: 0 5px; }
+.pv-legend-box { padding: 0 5px; }
+.pv-ops-details { margin: 8px 5px; font-size: 13px; }
+.pv-ops-details summary { cursor: pointer; font-weight: 600; }
+.pv-ops-rank { display: inline-block; margin: 6px 0; }
+.pv-ops-rank select { margin-left: 6px; font-size: 13px; }
+@media (max-width: 480px) { .pv-page { padding: 4px 2px; } }
 """.replace("FONT_STACK", FONT_STACK)

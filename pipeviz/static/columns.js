@@ -19,22 +19,76 @@
   var LOD = C.lod; // view/lod.py's MIN_PX, OUTLINE_PX and CULL
   var POW10 = [1, 10, 100, 1000, 10000, 100000, 1000000];
 
-  // The index of each op's chunk within its rank, 0 .. chunks per rank - 1.
-  function chunkOf(res) {
-    var order = res.order, P = order.P, n = order.nOps, out = new Int32Array(n);
+  // Index within its rank of each stage's chunk, 0 .. chunks per rank - 1.
+  function chunkOfStage(res, stage) {
+    var P = res.order.P, n = stage.length, out = new Int32Array(n);
     var v = res.schedule.placement === 'v'; // chunk 0 on the way down, chunk 1 on the way back
     for (var i = 0; i < n; i++) {
-      var k = order.kind[i], s = order.stage[i];
-      if (k === E.EF || k === E.EB) out[i] = 0;
-      else out[i] = v ? (s >= P ? 1 : 0) : Math.floor(s / P); // else stage cP + r is chunk c of rank r
+      var s = Math.max(stage[i], 0);
+      out[i] = v ? (s >= P ? 1 : 0) : Math.floor(s / P); // else stage cP + r is chunk c of rank r
     }
     return out;
   }
 
-  // The time range the timeline shows before any zoom (the x_range's reset values).
+  // The time range the timeline shows before any zoom (the x_range's reset values);
+  // a deadlocked order's with room for its stuck ops and what they wait for.
   function fullWindow(res) {
-    var makespan = res.metrics.makespan, pad = makespan * 0.01;
+    var makespan = res.metrics.makespan;
+    if (res.stuck) makespan = Math.max(makespan, max(res.stuck.right)) * 1.4;
+    makespan = makespan || 1.0; // nothing ran
+    var pad = makespan * 0.01;
     return [-pad, makespan + pad];
+  }
+
+  // The index of each op's chunk within its rank (an F&B's: its forward part's).
+  function chunkOf(res) {
+    var order = res.order, n = order.nOps, out = chunkOfStage(res, order.stage);
+    for (var i = 0; i < n; i++) if (order.kind[i] === E.EF || order.kind[i] === E.EB) out[i] = 0;
+    return out;
+  }
+
+  // The lower (backward) half of every overlapped F&B box the timeline draws as its
+  // own (`boxes` from ops(): a run of narrow ops keeps its one colour), coloured as a
+  // backward of the chunk its backward part runs on.
+  function fbHalves(res, boxes) {
+    var pair = [];
+    for (var e = 0; e < boxes.kind.length; e++) if (boxes.kind[e] === E.FB && boxes.count[e] === 1) pair.push(e);
+    var n = pair.length, chunk = chunkOfStage(res, Int32Array.from(pair, function (e) { return boxes.stage2[e]; }));
+    var out = { left: new Float64Array(n), right: new Float64Array(n), top: new Float64Array(n),
+      bottom: new Float64Array(n), color: new Float64Array(n) };
+    pair.forEach(function (e, j) {
+      out.left[j] = boxes.left[e];
+      out.right[j] = boxes.right[e];
+      out.top[j] = boxes.rank[e];
+      out.bottom[j] = boxes.rank[e] + ROW;
+      out.color[j] = DISPLAY_KIND[E.B] * MAX_CHUNKS + chunk[j];
+    });
+    return out;
+  }
+
+  // Where a deadlocked order stuck (view/own_order.stuck_columns): each stuck rank's
+  // next op, after its last op that ran, in the op's colour, and what it waits for.
+  function stuckColumns(res, lang) {
+    var s = res.stuck, out = { left: new Float64Array(0), right: new Float64Array(0), top: new Float64Array(0),
+      bottom: new Float64Array(0), rank: new Float64Array(0), color: new Float64Array(0), x: new Float64Array(0),
+      y: new Float64Array(0), op: [], waits: [], label: [] };
+    if (!s) return out;
+    var k = s.rank.length, chunk = chunkOfStage(res, s.stage);
+    out.rank = Float64Array.from(s.rank);
+    out.top = out.rank.map(function (r) { return r - ROW; });
+    out.bottom = out.rank.map(function (r) { return r + ROW; });
+    out.color = new Float64Array(k);
+    for (var j = 0; j < k; j++) out.color[j] = DISPLAY_KIND[s.kind[j]] * MAX_CHUNKS + chunk[j];
+    out.left = s.left;
+    out.right = s.right;
+    out.x = s.right;
+    out.y = out.rank;
+    out.op = s.op.slice();
+    out.waits = s.waits.map(function (w, j) { return T.fill('own.waits', lang, { op: w, rank: s.waitsRank[j] }); });
+    out.label = s.token.map(function (t, j) {
+      return T.fill('own.waits_label', lang, { op: t, dep: s.waitsToken[j], rank: s.waitsRank[j] });
+    });
+    return out;
   }
 
   // Level of detail (twin of view/lod.py): per rank and in time order, an op at least
@@ -127,7 +181,8 @@
     var order = res.order, tl = res.timeline, n = order.nOps;
     var x0 = window ? window[0] : 0.0, x1 = window ? window[1] : tl.makespan;
     var pxPerUnit = plotPx / Math.max(x1 - x0, 1e-12);
-    var x = [], y = [], text = [];
+    var x = [], y = [], text = [], dark = [], chunk = chunkOf(res);
+    var inks = PALETTE.labelPalettes[order.chunksPerRank - 1];
     for (var i = 0; i < n; i++) {
       var mb = order.mb[i], digits = 1;
       for (var k = 1; k < 7; k++) if (mb >= POW10[k]) digits++; // exact, unlike log10
@@ -136,9 +191,10 @@
         x.push((tl.start[i] + tl.end[i]) / 2);
         y.push(order.rank[i]);
         text.push(order.kind[i] === E.FB ? mb + '|' + order.mb2[i] : String(mb));
+        dark.push(inks[DISPLAY_KIND[order.kind[i]] * MAX_CHUNKS + chunk[i]] === '#000000' ? 1 : 0); // black on a light box
       }
     }
-    return { x: Float64Array.from(x), y: Float64Array.from(y), text: text };
+    return { x: Float64Array.from(x), y: Float64Array.from(y), text: text, dark: Float64Array.from(dark) };
   }
 
   function bubbles(res) {
@@ -170,7 +226,7 @@
       out.b[r] = held[r] * scale;
       out.peak[r] = peak[r] * scale;
       out.w_only[r] = out.peak[r] - out.b[r];
-      out.theory[r] = th.peakChunks[r] * scale;
+      out.theory[r] = th !== null ? th.peakChunks[r] * scale : NaN; // an order of one's own: no diamonds
       out.before[r] = mt.peakChunks[r] * scale;
     }
     return out;
@@ -198,7 +254,9 @@
       ys.push(y);
       rank[r] = r;
     }
-    return { xs: xs, ys: ys, rank: rank };
+    if (before) return { xs: xs, ys: ys, rank: rank }; // the dashed lines before balancing: one style
+    var style = X.glance.lineStyle(P); // rank 0 and the last rank emphasised at large P
+    return { xs: xs, ys: ys, rank: rank, width: style.width, alpha: style.alpha };
   }
 
   function timelineHeight(P) { return Math.max(160, Math.min(620, 90 + ROW_PX * P)); }
@@ -218,7 +276,8 @@
     var P = res.config.P, chunks = res.order.chunksPerRank;
     var full = fullWindow(res), height = timelineHeight(P), ticks = [];
     for (var r = 0; r < P; r++) ticks.push(r);
-    var top = Math.max(max(res.metrics.peakChunks), max(res.theory.peakChunks));
+    var peaks = res.metrics.peakChunks, peakTop = peaks.length ? max(peaks) : 0;
+    var top = Math.max(peakTop, res.theory !== null ? max(res.theory.peakChunks) : 0, 1);
     if (unit !== C.chunksUnit) top /= chunks;
     var balanced = res.balance !== null;
     var out = {
@@ -234,7 +293,7 @@
       bars_xaxis: {
         axis_label: T.fill(balanced ? 'axis.peak_resident' : 'axis.peak', lang, { unit: T.template('choice.unit.' + unit, lang) }),
       },
-      over_time_y_range: { start: 0, end: max(res.metrics.peakChunks) * 1.08 + 0.5 },
+      over_time_y_range: { start: 0, end: Math.max(peakTop, 0) * 1.08 + 0.5 },
       over_time_yaxis: { axis_label: T.template(chunks > 1 ? 'axis.inflight_chunks' : 'axis.inflight', lang) },
       rank_colors: { high: Math.max(P - 1, 1) },
     };
@@ -245,9 +304,12 @@
   function texts(lang) { return JSON.parse(JSON.stringify(DATA.figureTexts[lang])); }
 
   function figureView(res, unit, lang, plotPx) {
+    var boxes = ops(res, plotPx === undefined ? C.plotPx : plotPx);
     return {
       sources: {
-        ops: ops(res, plotPx === undefined ? C.plotPx : plotPx),
+        ops: boxes,
+        fb_halves: fbHalves(res, boxes),
+        stuck_ops: stuckColumns(res, lang),
         labels: labels(res, plotPx === undefined ? C.plotPx : plotPx),
         bubbles: bubbles(res),
         bars: inflightBars(res, unit),
@@ -260,7 +322,8 @@
 
   var X = root.PipevizExplorer = root.PipevizExplorer || {};
   X.columns = {
-    chunkOf: chunkOf, fullWindow: fullWindow, level: level, ops: ops, labels: labels, bubbles: bubbles, inflightBars: inflightBars,
+    chunkOfStage: chunkOfStage, chunkOf: chunkOf, fbHalves: fbHalves, stuckColumns: stuckColumns, fullWindow: fullWindow,
+    level: level, ops: ops, labels: labels, bubbles: bubbles, inflightBars: inflightBars,
     inflightSteps: inflightSteps, timelineHeight: timelineHeight, chunkPalette: chunkPalette, props: props,
     texts: texts, figureView: figureView,
   };

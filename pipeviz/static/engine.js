@@ -54,6 +54,9 @@
     });
     e.blocked = blocked;
     e.parts = parts;
+    // What ran before the order stuck: `timed` marks the ops that ran, `start` and
+    // `end` their times (NaN for the others); set by the simulator.
+    e.timed = e.start = e.end = null;
     return e;
   }
 
@@ -283,13 +286,18 @@
 
   // Each non-comment line's tokens as op arrays (OrderError naming the first bad token).
   function parseRankLists(text) {
+    var lines = splitLines(text).map(function (line) {
+      var body = line.split('#')[0].replace(/,/g, ' ').replace(PY_STRIP, '');
+      return body ? body.split(PY_SPLIT) : [];
+    });
+    var n = 0;
+    lines.forEach(function (toks) { n += toks.length; });
+    if (n > LIMITS.maxOps) throw orderError('order.too_many', { n: FMT.commas(n), max: FMT.commas(LIMITS.maxOps) });
     var ranks = [];
-    splitLines(text).forEach(function (line, index) {
-      var body = line.split('#')[0].replace(PY_STRIP, '');
-      if (!body) return;
+    lines.forEach(function (toks, index) {
+      if (!toks.length) return;
       var ops = [];
-      body.replace(/,/g, ' ').split(PY_SPLIT).forEach(function (tok) {
-        if (!tok) return; // split() drops the empty ends
+      toks.forEach(function (tok) {
         var op = parseToken(tok);
         if (op === null) throw orderError('order.token', { token: tok, line: index + 1 });
         if (op.length) ops.push(op);
@@ -306,7 +314,16 @@
     if (PLACEMENTS.indexOf(placementName) < 0) {
       throw orderError('order.placement', { placement: FMT.str(placementName), valid: PLACEMENTS.join(', ') });
     }
-    var ranks = parseRankLists(text);
+    return orderFromRanks(parseRankLists(text), placementName, P);
+  }
+
+  // order_from_ranks: an order from each rank's op arrays; m from the order, the
+  // stage count from the placement and the highest stage used.
+  function orderFromRanks(ranks, placementName, P) {
+    placementName = placementName === undefined ? 'loop' : placementName;
+    if (PLACEMENTS.indexOf(placementName) < 0) {
+      throw orderError('order.placement', { placement: FMT.str(placementName), valid: PLACEMENTS.join(', ') });
+    }
     if (!ranks.length) throw orderError('order.empty', {});
     if (P !== undefined && P !== null && ranks.length !== P) throw orderError('order.lines', { lines: ranks.length, P: P });
     P = ranks.length;
@@ -619,7 +636,7 @@
     var nxt = asap(order.rankPtr, Float64Array.from(dur), deps.ptr, deps.idx, deps.lag, start, end);
     var stuck = [];
     for (var r = 0; r < order.P; r++) if (nxt[r] < order.rankPtr[r + 1]) stuck.push(r);
-    if (stuck.length) throw deadlock(order, deps, nxt, stuck);
+    if (stuck.length) throw deadlock(order, deps, nxt, stuck, start, end);
     return { order: order, costs: c, start: start, end: end, deps: deps, makespan: makespan(start, end) };
   }
 
@@ -635,9 +652,15 @@
 
   // For every stuck rank: the op it is stuck at and the first op that one waits for
   // (an op is timed iff it comes before its rank's next untimed op).
-  function deadlock(order, deps, nxt, stuck) {
-    var rank = order.rank;
-    return deadlockError(stuck.map(function (r) {
+  function deadlock(order, deps, nxt, stuck, start, end) {
+    var rank = order.rank, N = order.nOps, timed = new Uint8Array(N);
+    var s = new Float64Array(N), e = new Float64Array(N);
+    for (var i = 0; i < N; i++) {
+      timed[i] = i < nxt[rank[i]] ? 1 : 0;
+      s[i] = timed[i] ? start[i] : NaN;
+      e[i] = timed[i] ? end[i] : NaN;
+    }
+    var err = deadlockError(stuck.map(function (r) {
       var i = nxt[r], d = -1;
       for (var k = deps.ptr[i]; k < deps.ptr[i + 1]; k++) {
         var j = deps.idx[k];
@@ -645,6 +668,10 @@
       }
       return [r, i, describeOp(order, i), d, describeOp(order, d), rank[d]];
     }));
+    err.timed = timed;
+    err.start = s;
+    err.end = e;
+    return err;
   }
 
   // ---------------------------------------------------------------------------
@@ -739,11 +766,12 @@
     return k === W ? 1 : k === I ? -1 : 0; // awaiting W only: from the end of I to the end of W
   }
 
-  // The events' deltas and running count, all ranks in one sum (each rank's ops
-  // leave nothing in flight).
-  function events(kind, what) {
+  // The events' deltas and each rank's running count from 0 at its first event
+  // (metrics._rank_cumsum: the ops that ran of a deadlocked order need not end at 0).
+  function events(kind, what, rank) {
     var n = kind.length, delta = new Int32Array(2 * n), count = new Int32Array(2 * n), c = 0;
     for (var i = 0; i < n; i++) {
+      if (i > 0 && rank[i] !== rank[i - 1]) c = 0;
       var a = up(what, kind[i]), b = -down(what, kind[i]);
       delta[2 * i] = a;
       count[2 * i] = c += a;
@@ -777,7 +805,7 @@
   // backward is split, how the peak divides into awaiting B and awaiting W only.
   function inflight(tl) {
     var order = tl.order, kind = order.kind, P = order.P, n = order.nOps, rank = order.rank, ptr = order.rankPtr;
-    var main = events(kind, IN_FLIGHT), count = main.count;
+    var main = events(kind, IN_FLIGHT, rank), count = main.count;
     var erank = new Int32Array(2 * n), time = new Float64Array(2 * n), i, r;
     for (i = 0; i < n; i++) {
       erank[2 * i] = erank[2 * i + 1] = rank[i];
@@ -799,7 +827,7 @@
       awaitingB: null, awaitingW: null, peakAwaitingB: null, peakAwaitingW: null,
     };
     if (order.hasW) {
-      var b = events(kind, AWAITING_B), w = events(kind, AWAITING_W);
+      var b = events(kind, AWAITING_B, rank), w = events(kind, AWAITING_W, rank);
       out.awaitingB = steps(erank, time, b);
       out.awaitingW = steps(erank, time, w);
       out.peakAwaitingB = new Int32Array(P);
@@ -897,13 +925,14 @@
   }
 
   // ClosedForm: {bubble, bubbleFormula, bubbleExact, caveat, steadyBubble,
-  // steadyExact, peakChunks, peakAwaitingB, peakAwaitingW, p2pPerMicrobatch}.
+  // steadyExact, peakChunks, peakAwaitingB, peakAwaitingW, p2pPerMicrobatch,
+  // authors}; authors (AuthorsBubble, or null) is {who, formula, idle, rank}.
   function closedForm(o) {
     return {
       bubble: o.bubble, bubbleFormula: o.bubbleFormula, bubbleExact: o.bubbleExact, caveat: o.caveat,
       steadyBubble: o.steadyBubble, steadyExact: o.steadyExact, peakChunks: o.peakChunks,
       peakAwaitingB: o.peakAwaitingB || null, peakAwaitingW: o.peakAwaitingW || null,
-      p2pPerMicrobatch: o.p2pPerMicrobatch,
+      p2pPerMicrobatch: o.p2pPerMicrobatch, authors: o.authors || null,
     };
   }
 
@@ -1019,8 +1048,10 @@
     loopPlacement: loopPlacement, vPlacement: vPlacement, placement: placement,
     Order: Order, OrderBuilder: OrderBuilder, fromRankLists: fromRankLists, perRank: perRank,
     token: token, parseToken: parseToken, parseRankLists: parseRankLists, parseOrder: parseOrder,
+    orderFromRanks: orderFromRanks, KIND_CODES: KIND_CODES, PY_SPACE: PY_SPACE,
     // simulator and metrics
     opDurations: opDurations, describeOp: describeOp, validate: validate, dependencies: dependencies,
+    makespan: makespan,
     simulate: simulate, measure: measure, idleIntervals: idleIntervals, inflight: inflight, sum: sum,
     p2pPerMicrobatch: p2pPerMicrobatch, p2pArticle: p2pArticle,
     // closed forms

@@ -14,9 +14,10 @@
  *                         on every `hashchange` (a course page retargeting its iframe)
  *
  * The page's CustomJS callbacks call PipevizExplorer.handle(doc, what, key) with what
- * "ready" (the document has rendered), "change" (the widget named `key` changed) or
- * "resize" (the timeline's width changed) or "zoom" (a pan or zoom of the time axis
- * ended; key is [x0, x1]: the timeline is levelled again). Bokeh runs them asynchronously, so a
+ * "ready" (the document has rendered), "change" (the widget named `key` changed),
+ * "resize" (the timeline's width changed), "zoom" (a pan or zoom of the time axis
+ * ended; key is [x0, x1]: the timeline is levelled again) or "edit" (Edit this
+ * schedule). Bokeh runs them asynchronously, so a
  * widget's echo of our own correction arrives later: a change is handled only when
  * the widget's value differs from the explorer's state.
  */
@@ -29,7 +30,7 @@
   var DATA = root.PIPEVIZ_DATA;
   var FIELDS = X.fields.FIELDS;
   var ENGINE_FIELDS = DATA.rules.engineFields;
-  var SOURCES = ['ops', 'labels', 'bubbles', 'bars', 'steps', 'steps_before'];
+  var SOURCES = ['ops', 'fb_halves', 'stuck_ops', 'labels', 'bubbles', 'bars', 'steps', 'steps_before'];
   var CACHE_SIZE = 16; // engine results kept, as app.run_cached keeps 64 (they are larger here)
 
   function byId(id) { return root.document.getElementById(id); }
@@ -108,8 +109,9 @@
 
   // A widget moved (the reader, or our own correction coming back).
   Explorer.prototype.changed = function (key) {
-    if (key === 'preset') {
-      this.applyPreset(this.doc.get_model_by_name('preset').value);
+    if (key === 'preset') { // the prompt, or the preset the view already is (our own echo): nothing to do
+      var name = this.doc.get_model_by_name('preset').value;
+      if (name && name !== X.glance.matchingPreset(this.values)) this.applyPreset(name);
       return;
     }
     if (!this.widgets.has(key)) return;
@@ -151,11 +153,26 @@
     this.update(parsed.updates, parsed.notes);
   };
 
+  // The result the state shows: the schedule's, or an order of one's own's when that
+  // is shown (app.Explorer._run).
+  Explorer.prototype.shown = function () {
+    var v = this.values;
+    if (!v.custom) return this.run(X.state.config(v));
+    var c = X.state.config(v).costs;
+    return this.cached(JSON.stringify(['own', v.order, v.placement, c.tf, c.tb, c.tw, c.comm, c.tfb]), function () {
+      return E.custom.runOrder(X.state.readOrder(v.order, v.placement), c, v.placement);
+    });
+  };
+
   // The engine, with the last results kept (a slider often goes back and forth).
   Explorer.prototype.run = function (cfg) {
-    var key = configKey(cfg), hit = this.cache.get(key);
+    return this.cached(configKey(cfg), function () { return E.run(cfg); });
+  };
+
+  Explorer.prototype.cached = function (key, compute) {
+    var hit = this.cache.get(key);
     if (hit === undefined) {
-      hit = E.run(cfg);
+      hit = compute();
       if (this.cache.size >= CACHE_SIZE) this.cache.delete(this.cache.keys().next().value);
     } else {
       this.cache.delete(key);
@@ -169,35 +186,39 @@
     var runs = res === null || changed.some(function (k) { return ENGINE_FIELDS.indexOf(k) >= 0; });
     if (runs) {
       try {
-        res = this.run(X.state.config(this.values));
+        res = this.shown();
         this.problem = null;
       } catch (e) {
-        if (!(e instanceof E.PipevizError && e.type === 'ConfigError')) throw e;
+        if (!(e instanceof E.PipevizError && (e.type === 'ConfigError' || e.type === 'OrderError'))) throw e;
         this.problem = T.msg(e.key, e.args);
         res = null;
       }
     }
-    this.showNotice(lang);
+    this.showNotice(lang, res);
     if (res !== null) {
       this.result = res;
       this.draw(res, lang);
       this.setHtml('pv-readout', X.readouts.readoutHtml(X.readouts.readoutValues(res), lang));
       this.setHtml('pv-closing', X.closing.closingHtml(X.closing.closingValues(res), lang));
+      X.glance.drawn(this, res, lang); // the timeline's key, the ops table, the preset menu
     }
     if (this.shownLang !== lang) this.relabel(lang);
     this.later();
   };
 
-  // What is not valid (a warning) and what the rules adjusted (notes), as plain text.
-  Explorer.prototype.showNotice = function (lang) {
+  // What is not valid or cannot finish (a warning) and what the rules adjusted
+  // (notes), as plain text. `res` is the result about to be shown.
+  Explorer.prototype.showNotice = function (lang, res) {
     var lines = [];
     if (this.problem !== null) {
       var shown = this.result ? describe(this.result.config, lang) : T.template('notice.nothing', lang);
       lines.push(T.fill('notice.invalid', lang, { why: this.problem, shown: shown }));
     }
+    var deadlock = res ? res.deadlock || null : null;
+    if (deadlock !== null) lines.push(E.errorText(deadlock, lang)); // drawn: the ops that ran, and the stuck ones
     this.notes.forEach(function (n) { lines.push(T.text(n, lang)); });
     this.noticeLines = lines;
-    var notice = byId('pv-notice'), kind = this.problem !== null ? 'warning' : 'info';
+    var notice = byId('pv-notice'), kind = this.problem !== null || deadlock !== null ? 'warning' : 'info';
     if (!notice) return;
     var paragraphs = Array.from(notice.children).map(function (p) { return p.textContent; });
     if (!same(paragraphs, lines)) {
@@ -213,7 +234,10 @@
     if (notice.hidden !== hidden) notice.hidden = hidden;
   };
 
-  function describe(cfg, lang) { return T.fill('notice.config', lang, { name: cfg.schedule, P: cfg.P, m: cfg.m, V: cfg.V }); }
+  function describe(cfg, lang) {
+    var name = cfg.schedule === E.custom.CUSTOM ? T.template('sched.' + cfg.schedule + '.title', lang) : cfg.schedule;
+    return T.fill('notice.config', lang, { name: name, P: cfg.P, m: cfg.m, V: cfg.V });
+  }
 
   // The timeline's plot width as laid out now (Figures.label_px).
   Explorer.prototype.labelPx = function () {
@@ -227,7 +251,8 @@
     var unit = this.values.unit, px = this.labelPx(), doc = this.doc, self = this;
     var view = X.columns.figureView(res, unit, lang, px);
     var from = {
-      ops: [res, px, null], labels: [res, px, null], bubbles: [res], bars: [res, unit], steps: [res], steps_before: [res],
+      ops: [res, px, null], fb_halves: [res, px, null], stuck_ops: [res, lang], labels: [res, px, null], bubbles: [res],
+      bars: [res, unit], steps: [res], steps_before: [res],
     };
     this.window = null; // the view's x_range opens at the full view
     SOURCES.forEach(function (name) {
@@ -257,8 +282,10 @@
     var px = this.labelPx(), res = this.result, from = [res, px, win];
     this.window = win;
     if (!same(this.drawn.ops, from)) {
-      this.doc.get_model_by_name('ops').data = X.columns.ops(res, px, win);
-      this.drawn.ops = from;
+      var boxes = X.columns.ops(res, px, win);
+      this.doc.get_model_by_name('ops').data = boxes;
+      this.doc.get_model_by_name('fb_halves').data = X.columns.fbHalves(res, boxes);
+      this.drawn.ops = this.drawn.fb_halves = from;
     }
     if (!same(this.drawn.labels, from)) {
       this.doc.get_model_by_name('labels').data = X.columns.labels(res, px, win);
@@ -278,6 +305,7 @@
     root.document.documentElement.setAttribute('lang', lang);
     var title = byId('pv-table-title');
     if (title) title.textContent = T.template('table.title', lang);
+    X.glance.relabel(lang);
     this.shownLang = lang;
   };
 
@@ -304,9 +332,9 @@
   Explorer.prototype.secondary = function () {
     var res = this.result, lang = this.values.lang, self = this;
     if (res !== null) {
-      var key = configKey(res.config);
-      if (this.tableRows[0] !== key) { // a unit or language change keeps the numbers
-        this.tableRows = [key, X.readouts.tableValues(res.config, function (cfg) { return self.run(cfg); })];
+      if (this.tableRows[0] !== res) { // a unit or language change keeps the numbers
+        var own = res.theory === null ? res : null;
+        this.tableRows = [res, X.readouts.tableValues(res.config, function (cfg) { return self.run(cfg); }, own)];
       }
       if (this.placesRows[0] !== key) {
         this.placesRows = [key, X.closing.placementsValues(res.config, function (cfg) { return self.run(cfg); })];
@@ -322,6 +350,7 @@
   // invalid state, and not before the URL the page opened with has been read.
   Explorer.prototype.writeUrl = function () {
     if (!this.ready || this.problem !== null) return;
+    if (this.values.custom) return; // an order of one's own does not fit in a URL: leave the last one
     var hash = '#' + X.fields.encode(this.values);
     if (root.location.hash === hash) return;
     try {
@@ -333,10 +362,19 @@
   // its URL asks for, and follow the fragment from then on.
   Explorer.prototype.start = function () {
     var self = this, loc = root.location;
+    X.glance.start(this);
     this.refresh(Array.from(FIELDS.keys()));
     this.ready = true;
     this.applyQuery(loc.search, loc.hash);
     root.addEventListener('hashchange', function () { self.applyQuery(root.location.search, root.location.hash); });
+  };
+
+  // "Edit this schedule": the shown schedule's order in the order box, as text, shown
+  // from there (app.Explorer.edit_schedule).
+  Explorer.prototype.editSchedule = function () {
+    var res = this.result;
+    if (res === null || res.theory === null) return; // an order of one's own is in the box already
+    this.update(new Map([['order', res.order.toText()], ['placement', res.schedule.placement], ['custom', true]]), []);
   };
 
   var explorer = null;
@@ -352,6 +390,7 @@
     } else if (explorer !== null) {
       if (what === 'resize') explorer.resized();
       else if (what === 'zoom') explorer.zoomed(key);
+      else if (what === 'edit') explorer.editSchedule();
       else explorer.changed(key);
     }
     return explorer;

@@ -33,14 +33,57 @@
     return th.bubbleFormula + middle + ' = ' + pct(th.bubble.toNumber());
   }
 
+  function sameTime(a, b, makespan) { return Math.abs(a - b) <= 1e-9 * Math.max(1.0, makespan); }
+
+  // A bubble its authors state as idle time (DeepSeek's), beside the simulated idle of
+  // every rank: which ranks idle exactly that long, and whether it is the longest.
+  function authorsValues(res) {
+    var th = res.theory, mt = res.metrics;
+    if (th === null || !th.authors) return null;
+    var a = th.authors, value = a.idle.toNumber(), idle = Array.from(mt.idle), ranks = [], top = 0;
+    idle.forEach(function (x, r) {
+      if (sameTime(x, value, mt.makespan)) ranks.push(r);
+      if (x > idle[top]) top = r;
+    });
+    return {
+      who: a.who, formula: a.formula, value: num(value), idle: idle.map(num), ranks: ranks,
+      largest: ranks.length > 0 && sameTime(idle[top], value, mt.makespan), top: top, top_idle: num(idle[top]),
+    };
+  }
+
+  function authorsVerdict(v) {
+    if (v.largest) return T.msg('ro.authors_largest', { ranks: v.ranks });
+    if (v.ranks.length) return T.msg('ro.authors_rank', { ranks: v.ranks, top: v.top, top_idle: v.top_idle });
+    return T.msg('ro.authors_none', {}); // the bubble's verdict says why
+  }
+
+  function authorsHtml(v, lang) {
+    if (v === null) return '';
+    var text = T.fill('ro.authors', lang, {
+      who: T.msg(v.who, {}), formula: v.formula, value: v.value, idle: v.idle, verdict: authorsVerdict(v),
+    }, true);
+    return compose('authors', { text: text });
+  }
+
+  // What the readout says of an order of one's own (view/own_order.readout_values).
+  function ownValues(res) {
+    return { P: res.config.P, m: res.config.m, V: res.config.V, placement: res.schedule.placement,
+      deadlock: res.deadlock !== null && res.deadlock !== undefined };
+  }
+
+  function ownVerdict(own) {
+    return T.msg('own.shown', { P: own.P, m: own.m, V: own.V, placement: own.placement });
+  }
+
   function readoutValues(res) {
     var mt = res.metrics, th = res.theory;
     var steady = Math.abs(mt.steadyBubbleFraction - mt.bubbleFraction) > 1e-12;
     return {
       sim: pct(mt.bubbleFraction),
-      closed: closedFormText(res),
+      closed: th !== null ? closedFormText(res) : null,
       agree: res.bubbleAgrees,
-      why: th.caveat,
+      why: th !== null ? th.caveat : null,
+      own: th === null ? ownValues(res) : null, // an order of one's own
       makespan: num(mt.makespan),
       steady: steady ? pct(mt.steadyBubbleFraction) : null,
       peak_mb: num(mt.peakMicrobatches[0]),
@@ -48,6 +91,7 @@
       chunks: res.order.chunksPerRank,
       p2p_article: mt.p2pArticle,
       p2p_total: mt.p2pPerMicrobatch,
+      authors: authorsValues(res),
     };
   }
 
@@ -56,7 +100,28 @@
     return T.fill('ro.peak_mb', lang, { mb: v.peak_mb });
   }
 
+  function summaryHtml(v, lang) {
+    var summary = [T.fill('ro.makespan', lang, { v: v.makespan }, true)];
+    if (v.steady !== null) summary.push(T.fill('ro.steady', lang, { v: v.steady }, true));
+    summary.push(T.fill('ro.peak', lang, { v: peakText(v, lang) }, true));
+    summary.push(T.fill('ro.p2p', lang, { article: v.p2p_article, total: v.p2p_total }, true));
+    return summary.join(LAYOUTS.sep);
+  }
+
+  // An order of one's own: its simulated numbers, what was read from it, no closed
+  // form; a deadlocked one says so (the notice names the stuck ops).
+  function ownReadoutHtml(v, lang) {
+    var own = v.own, verdict = compose('verdict', { cls: 'own', text: T.html(ownVerdict(own), lang) });
+    if (own.deadlock) {
+      return compose('readout', { bubble: T.fill('own.deadlock', lang, {}, true), verdict: verdict, authors: '', summary: '' });
+    }
+    return compose('readout', {
+      bubble: T.fill('own.bubble', lang, { sim: v.sim }, true), verdict: verdict, authors: '', summary: summaryHtml(v, lang),
+    });
+  }
+
   function readoutHtml(v, lang) {
+    if (v.own !== null) return ownReadoutHtml(v, lang);
     var verdict;
     if (v.agree) {
       verdict = compose('verdict', { cls: 'agree', text: T.fill('ro.agree', lang, {}, true) });
@@ -64,14 +129,11 @@
       var why = v.why !== null ? v.why : T.msg('ro.no_caveat', {});
       verdict = compose('verdict', { cls: 'differ', text: T.fill('ro.differ', lang, { why: why }, true) });
     }
-    var summary = [T.fill('ro.makespan', lang, { v: v.makespan }, true)];
-    if (v.steady !== null) summary.push(T.fill('ro.steady', lang, { v: v.steady }, true));
-    summary.push(T.fill('ro.peak', lang, { v: peakText(v, lang) }, true));
-    summary.push(T.fill('ro.p2p', lang, { article: v.p2p_article, total: v.p2p_total }, true));
     return compose('readout', {
       bubble: T.fill('ro.bubble', lang, { sim: v.sim, closed: v.closed }, true),
       verdict: verdict,
-      summary: summary.join(LAYOUTS.sep),
+      authors: authorsHtml(v.authors, lang),
+      summary: summaryHtml(v, lang),
     });
   }
 
@@ -98,11 +160,25 @@
     return E.config(name, cfg.P, cfg.m, E.SCHEDULES.get(name).fixedV || cfg.V, cfg.costs);
   }
 
-  // One row per schedule; `run` is the engine (or a cache in front of it).
-  function tableValues(cfg, run) {
-    return E.NAMES.map(function (name) {
+  // The table's row for an order of one's own (first, and current).
+  function ownRow(res) {
+    var row = { name: res.config.schedule, V: res.config.V, current: true };
+    if (res.deadlock) return Object.assign(row, { error: T.msg('own.deadlock_row', {}) });
+    var mt = res.metrics;
+    return Object.assign(row, {
+      error: null, sim: pct(mt.bubbleFraction), closed: '\u2014', steady: pct(mt.steadyBubbleFraction),
+      peak_mb: num(mt.peakMicrobatches[0]), peak_chunks: mt.peakChunks[0], chunks: res.order.chunksPerRank,
+      p2p_article: mt.p2pArticle, p2p_total: mt.p2pPerMicrobatch,
+    });
+  }
+
+  // One row per schedule at cfg's P, m and V; `run` is the engine (or a cache in
+  // front of it); with an order of one's own shown (`own`), its row first.
+  function tableValues(cfg, run, own) {
+    own = own || null;
+    return (own !== null ? [ownRow(own)] : []).concat(E.NAMES.map(function (name) {
       var rowCfg = tableConfig(cfg, name);
-      var row = { name: name, V: rowCfg.V, current: name === cfg.schedule };
+      var row = { name: name, V: rowCfg.V, current: own === null && name === cfg.schedule };
       var res;
       try {
         res = run(rowCfg);
@@ -117,7 +193,7 @@
         peak_mb: num(mt.peakMicrobatches[0]), peak_chunks: mt.peakChunks[0], chunks: res.order.chunksPerRank,
         p2p_article: mt.p2pArticle, p2p_total: mt.p2pPerMicrobatch,
       });
-    });
+    }));
   }
 
   function tableHtml(rows, lang) {
@@ -140,6 +216,8 @@
   var X = root.PipevizExplorer = root.PipevizExplorer || {};
   X.readouts = {
     compose: compose, pct: pct, num: num, closedFormText: closedFormText, readoutValues: readoutValues,
+    authorsValues: authorsValues, authorsVerdict: authorsVerdict, authorsHtml: authorsHtml, ownRow: ownRow,
+    summaryHtml: summaryHtml, ownReadoutHtml: ownReadoutHtml,
     peakText: peakText, readoutHtml: readoutHtml, barsKeyHtml: barsKeyHtml, tableConfig: tableConfig,
     tableValues: tableValues, tableHtml: tableHtml,
   };

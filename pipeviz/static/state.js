@@ -23,7 +23,7 @@
 
   // The engine configuration a state shows (state.config).
   function config(state) {
-    return E.config(state.schedule, state.P, state.m, state.V, E.costs(state.tf, state.tb, state.tw, state.comm), null,
+    return E.config(state.schedule, state.P, state.m, state.V, E.costs(state.tf, state.tb, state.tw, state.comm, state.tfb || null), null,
                     encoderOf(state), state.balance ? CLOSING.modes[0] : null);
   }
 
@@ -46,9 +46,49 @@
 
   function has(changed, key) { return changed.indexOf(key) >= 0; }
 
+  // An order of one's own (view/own_order.rule): while it is shown, P, m and V
+  // follow it where the sliders reach them, and moving the schedule, P, m or V goes
+  // back to the schedules. Returns [shown, notes].
+  var OWN_FIELDS = ['order', 'placement', 'custom'], LEAVE = ['schedule', 'P', 'm', 'V'];
+  var readCache = new Map();
+  function readOrder(text, placement) { // custom.read_cached
+    var key = JSON.stringify([text, placement]);
+    if (!readCache.has(key)) {
+      var got;
+      try { got = { order: E.custom.read(text, placement) }; } catch (e) { got = { error: e }; }
+      if (readCache.size >= 16) readCache.delete(readCache.keys().next().value);
+      readCache.set(key, got);
+    }
+    var hit = readCache.get(key);
+    if (hit.error) throw hit.error;
+    return hit.order;
+  }
+
+  function ownRule(state, changed) {
+    if (!state.custom) return [false, []];
+    var any = function (keys) { return keys.some(function (k) { return has(changed, k); }); };
+    if (any(LEAVE) && !any(OWN_FIELDS)) {
+      state.custom = false;
+      return [false, [T.msg('rule.custom_off', {})]];
+    }
+    var order;
+    try {
+      order = readOrder(state.order === undefined ? '' : state.order, state.placement === undefined ? 'loop' : state.placement);
+    } catch (e) {
+      if (e instanceof E.PipevizError && e.type === 'OrderError') return [true, []]; // the explorer says what is wrong
+      throw e;
+    }
+    [['P', order.P], ['m', order.m], ['V', order.chunksPerRank]].forEach(function (kv) {
+      var f = X.fields.FIELDS.get(kv[0]);
+      if (f.low <= kv[1] && kv[1] <= f.high) state[kv[0]] = kv[1];
+    });
+    return [true, []];
+  }
+
   function normalize(state, changed) {
     state = Object.assign({}, state);
-    var notes = [];
+    var own = ownRule(state, changed), notes = own[1];
+    if (own[0]) return { state: state, notes: notes };
     var name = state.schedule, V = state.V;
     var fixed = E.SCHEDULES.get(name).fixedV;
     var byV = has(changed, 'V') && !has(changed, 'schedule'); // the V slider moved, nothing else
@@ -93,5 +133,5 @@
     return null;
   }
 
-  X.state = { config: config, encoderOf: encoderOf, problem: problem, normalize: normalize, nearestM: nearestM };
+  X.state = { config: config, encoderOf: encoderOf, problem: problem, normalize: normalize, nearestM: nearestM, readOrder: readOrder };
 })(typeof window !== 'undefined' ? window : globalThis);

@@ -16,10 +16,15 @@ from __future__ import annotations
 import numpy as np
 
 from ..engine import Result
-from ..order import EB, EF, FB
+from ..order import EB, EF, FB, B
 from ..text import fill, strings, template
-from . import fields, lod  # noqa: F401  (fields registers the strings of the unit's choices, which props() reads)
-from .palette import DISPLAY_KIND, KIND_COLORS, MAX_CHUNKS, chunk_palette
+from . import (
+    fields,  # noqa: F401  (registers the strings of the unit's choices, which props() reads)
+    glance,
+    lod,
+    own_order,
+)
+from .palette import DISPLAY_KIND, KIND_COLORS, MAX_CHUNKS, chunk_palette, label_palette
 
 ROW = 0.38  # half the height of a rank's row of boxes, in rank units
 ROW_PX = 26  # timeline height per rank
@@ -27,20 +32,30 @@ LABEL_PX_PER_CHAR = 7.5  # a micro-batch number is drawn when its box has room f
 CHUNKS = "chunks"  # the unit field's choice that counts chunks; the other counts micro-batch equivalents
 
 
-def chunk_of(res: Result) -> np.ndarray:
-    """(N,) index of each op's chunk within its rank, 0 .. chunks per rank - 1."""
+def chunk_of_stage(res: Result, stage: np.ndarray) -> np.ndarray:
+    """Index within its rank of each stage's chunk, 0 .. chunks per rank - 1."""
     order = res.order
     if res.schedule.placement == "v":  # chunk 0 on the way down, chunk 1 on the way back
         nth = (np.arange(order.S) >= order.P).astype(np.int64)
     else:  # stage cP + r is chunk c of rank r
         nth = np.arange(order.S) // order.P
+    return nth[np.maximum(stage, 0)]
+
+
+def chunk_of(res: Result) -> np.ndarray:
+    """(N,) index of each op's chunk within its rank (an F&B's: its forward part's)."""
+    order = res.order
     encoder = (order.kind == EF) | (order.kind == EB)
-    return np.where(encoder, 0, nth[np.maximum(order.stage, 0)])
+    return np.where(encoder, 0, chunk_of_stage(res, order.stage))
 
 
 def full_window(res: Result) -> tuple[float, float]:
     """The time range the timeline shows before any zoom (the x_range's reset values)."""
     makespan = res.metrics.makespan
+    stuck = getattr(res, "stuck", None)
+    if stuck is not None:  # a deadlocked order: room for its stuck ops and what they wait for
+        makespan = max(makespan, float(stuck.right.max())) * 1.4
+    makespan = makespan or 1.0  # nothing ran
     pad = makespan * 0.01
     return -pad, makespan + pad
 
@@ -76,6 +91,22 @@ def ops(res: Result, plot_px: float = 816.0, window: tuple[float, float] | None 
     }
 
 
+def fb_halves(res: Result, boxes: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """The lower (backward) half of every overlapped F&B box the timeline draws as
+    its own (`boxes` from `ops`: a run of narrow ops keeps its one colour), coloured
+    as a backward of the chunk its backward part runs on."""
+    pair = np.flatnonzero((boxes["kind"] == FB) & (boxes["count"] == 1))
+    rank = boxes["rank"][pair].astype(np.float64)
+    chunk = chunk_of_stage(res, boxes["stage2"][pair])
+    return {
+        "left": boxes["left"][pair],
+        "right": boxes["right"][pair],
+        "top": rank,
+        "bottom": rank + ROW,
+        "color": (DISPLAY_KIND[B] * MAX_CHUNKS + chunk).astype(np.float64),
+    }
+
+
 def labels(res: Result, plot_px: float, window: tuple[float, float] | None = None) -> dict:
     """Micro-batch numbers, centred in the boxes that are wide enough in the visible
     window (default: the full view)."""
@@ -91,7 +122,16 @@ def labels(res: Result, plot_px: float, window: tuple[float, float] | None = Non
         f"{b}|{b2}" if k == FB else str(b)
         for k, b, b2 in zip(order.kind[keep].tolist(), order.mb[keep].tolist(), order.mb2[keep].tolist())
     ]
-    return {"x": (tl.start[keep] + tl.end[keep]) / 2, "y": order.rank[keep].astype(np.float64), "text": text}
+    return {"x": (tl.start[keep] + tl.end[keep]) / 2, "y": order.rank[keep].astype(np.float64), "text": text,
+            "dark": dark_labels(res, keep)}
+
+
+def dark_labels(res: Result, keep: np.ndarray) -> np.ndarray:
+    """1.0 where the label on op `keep[i]` is drawn black, 0.0 where white: whichever
+    contrasts more with its box (palette.label_color)."""
+    color = DISPLAY_KIND[res.order.kind[keep]] * MAX_CHUNKS + chunk_of(res)[keep]
+    dark = np.array(label_palette(res.order.chunks_per_rank)) == "#000000"
+    return dark[color].astype(np.float64)
 
 
 def bubbles(res: Result) -> dict[str, np.ndarray]:
@@ -119,7 +159,8 @@ def inflight_bars(res: Result, unit: str) -> dict[str, np.ndarray]:
         "b": held_b.astype(np.float64),
         "peak": peak.astype(np.float64),
         "w_only": (peak - held_b).astype(np.float64),
-        "theory": (th.peak_chunks * scale).astype(np.float64),
+        # An order of one's own has no closed form: no diamonds.
+        "theory": (th.peak_chunks * scale).astype(np.float64) if th is not None else np.full(P, np.nan),
         "before": before,
     }
 
@@ -143,7 +184,8 @@ def inflight_steps(res: Result, before: bool = False) -> dict:
         v = np.concatenate([[0.0], v.astype(np.float64)])
         xs.append(np.repeat(t, 2)[1:])  # t0, t1, t1, t2, t2, ..., tk, tk
         ys.append(np.repeat(v, 2)[:-1])  # v0, v0, v1, v1, ..., v(k-1), vk
-    return {"xs": xs, "ys": ys, "rank": np.arange(P, dtype=np.float64)}
+    out = {"xs": xs, "ys": ys, "rank": np.arange(P, dtype=np.float64)}
+    return out if before else {**out, **glance.line_style(P)}  # the dashed lines before balancing: one style
 
 
 def timeline_height(P: int) -> int:
@@ -156,7 +198,8 @@ def props(res: Result, unit: str, lang: str) -> dict:
     chunks = res.order.chunks_per_rank
     x0, x1 = full_window(res)
     height = timeline_height(P)
-    top = float(max(res.metrics.peak_chunks.max(), res.theory.peak_chunks.max()))
+    theory_top = res.theory.peak_chunks.max() if res.theory is not None else 0
+    top = float(max(res.metrics.peak_chunks.max(initial=0), theory_top, 1))
     if unit != CHUNKS:
         top /= chunks
     in_flight = "axis.inflight_chunks" if chunks > 1 else "axis.inflight"
@@ -173,7 +216,7 @@ def props(res: Result, unit: str, lang: str) -> dict:
         "bars_x_range": {"start": 0, "end": top * 1.15},
         "bars_xaxis": {"axis_label": fill("axis.peak_resident" if balanced else "axis.peak", lang,
                                           unit=template(f"choice.unit.{unit}", lang))},
-        "over_time_y_range": {"start": 0, "end": float(res.metrics.peak_chunks.max()) * 1.08 + 0.5},
+        "over_time_y_range": {"start": 0, "end": float(res.metrics.peak_chunks.max(initial=0)) * 1.08 + 0.5},
         "over_time_yaxis": {"axis_label": template(in_flight, lang)},
         "rank_colors": {"high": max(P - 1, 1)},
         **texts(lang),
@@ -201,10 +244,11 @@ def texts(lang: str) -> dict:
         "over_time_xaxis": {"axis_label": t("axis.time")},
         "rank_axis": {"axis_label": t("axis.rank")},
         "kind_names": {"args": {"names": kind_names}},
-        "ops_hover": {"tooltips": [[t("hover.op"), "@kind{custom} · mb @mb"], [t("axis.rank"), "@rank"],
-                                   [t("hover.stage"), "@stage (" + t("hover.chunk") + " @chunk)"],
+        "ops_hover": {"tooltips": [[t("hover.op"), "@kind{custom} · mb @mb@mb2{custom}"], [t("axis.rank"), "@rank"],
+                                   [t("hover.stage"), "@stage (" + t("hover.chunk") + " @chunk)@stage2{custom}"],
                                    [t("axis.time"), "@left{0.[000]} → @right{0.[000]}"],
                                    [t("hover.count"), "@count"]]},
+        "stuck_hover": {"tooltips": [[t("hover.stuck"), "@op"], [t("hover.waits"), "@waits"]]},
         "bubbles_hover": {"tooltips": [[t("hover.idle"), "@length{0.[000]}"], [t("axis.rank"), "@rank"],
                                        [t("axis.time"), "@left{0.[000]} → @right{0.[000]}"]]},
         "bars_hover": {"tooltips": [[t("axis.rank"), "@rank"], [t("hover.peak"), "@peak{0.[00]}"],
@@ -214,9 +258,12 @@ def texts(lang: str) -> dict:
 
 
 def figure_view(res: Result, unit: str = "micro-batches", lang: str = "en", plot_px: float = 816.0) -> dict:
+    boxes = ops(res, plot_px)
     return {
         "sources": {
-            "ops": ops(res, plot_px),
+            "ops": boxes,
+            "fb_halves": fb_halves(res, boxes),
+            "stuck_ops": own_order.stuck_columns(res, ROW, lang),
             "labels": labels(res, plot_px),
             "bubbles": bubbles(res),
             "bars": inflight_bars(res, unit),
@@ -230,8 +277,7 @@ def figure_view(res: Result, unit: str = "micro-batches", lang: str = "en", plot
 strings({
     "title.timeline": ("Timeline (hatched: idle)", "时间线（斜线阴影：气泡）"),
     "title.inflight": ("Peak in-flight activations", "在途激活峰值"),
-    "title.over_time": ("In-flight activations over time (one line per rank, dark = rank 0)",
-                        "在途激活随时间变化（每个 rank 一条线，最深的是 rank 0）"),
+    "title.over_time": ("In-flight activations over time", "在途激活随时间变化"),
     "axis.time": ("time", "时间"),
     "axis.rank": ("rank", "rank"),
     "axis.peak": ("peak in flight ({unit})", "在途激活峰值（{unit}）"),

@@ -78,6 +78,8 @@ register(
     Field(name="tb", kind="float", default=1.0, low=0.01, high=1000, step=0.1),
     Field(name="tw", kind="float", default=1.0, low=0, high=1000, step=0.1),
     Field(name="comm", kind="float", default=0.0, low=0, high=1000, step=0.1),
+    # An overlapped F&B (DualPipe-V); 0 stands for t_f + t_b + t_w, no gain from overlapping.
+    Field(name="tfb", kind="float", default=0.0, low=0, high=1000, step=0.1),
     Field(name="unit", kind="choice", default="micro-batches", choices=("micro-batches", "chunks")),
     Field(name="lang", kind="choice", default="en", choices=("en", "zh")),
     # The article's closing section: an encoder in the bubbles (pipeviz.encoder) and
@@ -110,7 +112,7 @@ def preset(name: str, **values) -> None:
     PRESETS[name] = Preset(name, values)
 
 
-_COSTS = dict(tf=1.0, tb=1.0, tw=1.0, comm=0.0)
+_COSTS = dict(tf=1.0, tb=1.0, tw=1.0, comm=0.0, tfb=0.0)
 _PLAIN = dict(encoder="none", balance=False)  # the sections before the closing one
 # Named after the article's sections, in its order; the last is the Zero Bubble
 # paper's measured GPT stage (ms, P=8, m=24).
@@ -123,7 +125,8 @@ preset("zero-bubble", schedule="zb-h1", P=4, m=8, V=1, unit="micro-batches", **_
 preset("encoder", schedule="1f1b", P=4, m=8, V=1, unit="micro-batches", **_COSTS, encoder="bubbles", ef=0.5,
        eb=1.0, frozen=False, balance=False)
 preset("bpipe", schedule="1f1b", P=8, m=8, V=1, unit="micro-batches", **_COSTS, encoder="none", balance=True)
-preset("gpt", P=8, m=24, tf=18.5, tb=18.1, tw=9.3, comm=0.6)
+preset("gpt", P=8, m=24, tf=18.5, tb=18.1, tw=9.3, comm=0.6, tfb=0.0)
+preset("deepseek", schedule="dualpipe-v", P=4, m=10, V=2, unit="chunks", **_COSTS, **_PLAIN)  # DeepSeek's figure
 
 _NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")  # ASCII digits only
 
@@ -234,6 +237,7 @@ strings({
     "field.tb": ("t_b (backward: input gradient)", "t_b（反向：对输入的梯度）"),
     "field.tw": ("t_w (backward: weight gradient)", "t_w（反向：对权重的梯度）"),
     "field.comm": ("comm (latency per hop)", "comm（每跳延迟）"),
+    "field.tfb": ("t_fb (overlapped F&B; 0: t_f+t_b+t_w)", "t_fb（重叠的前向与反向；0 即 t_f+t_b+t_w）"),
     "field.unit": ("In-flight bars in", "在途激活的单位"),
     "field.lang": ("Language", "语言"),
     "field.encoder": ("Encoder (independent work, e.g. a vision tower)", "编码器（独立的计算，比如视觉编码器）"),
@@ -258,6 +262,7 @@ strings({
     "preset.gpipe-memory": ("GPipe vs 1F1B memory", "GPipe 与 1F1B 的显存"),
     "preset.zero-bubble": ("Zero Bubble: ZB-H1", "Zero Bubble：ZB-H1"),
     "preset.gpt": ("Profiled GPT costs (Zero Bubble paper)", "实测 GPT 开销（Zero Bubble 论文）"),
+    "preset.deepseek": ("DualPipe-V: DeepSeek's figure, P=4, m=10", "DualPipe-V：DeepSeek 的示意图，P=4，m=10"),
 })
 
 strings({

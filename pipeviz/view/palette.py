@@ -32,10 +32,9 @@ DISPLAY_KIND[[F, B, I, W, FB, EF, EB]] = [0, 1, 1, 2, 0, 3, 3]
 W_ONLY_COLOR = "#bfe1f6"  # W's hue, light: chunks holding only what W needs
 BUBBLE_HATCH = "#6b6b6b"
 BEFORE_OUTLINE = "#333333"  # after balancing: the bars as they stood before, dashed
-RANK_PALETTE = (  # cividis-like, dark = rank 0: the staircase reads top to bottom
-    "#00204d", "#00336f", "#39486b", "#575c6d", "#707173", "#8a8779", "#a69d75", "#c4b56c",
-    "#e4cf5b", "#ffea46",
-)
+# Cividis-like, dark = rank 0: the staircase reads top to bottom. It stops where the
+# lightest line still has 3:1 contrast on white (the last rank's line is drawn thick).
+RANK_PALETTE = ("#00204d", "#00336f", "#39486b", "#575c6d", "#707173", "#8a8779")
 MAX_CHUNKS = 8  # colour index = display kind * MAX_CHUNKS + chunk
 
 
@@ -77,11 +76,16 @@ def label_color(color: str) -> str:
     return "#000000" if contrast(color, "#000000") >= contrast(color, "#ffffff") else "#ffffff"
 
 
+def label_palette(chunks: int) -> list[str]:
+    """The label colour (black or white) on each colour of chunk_palette(chunks)."""
+    return [label_color(c) for c in chunk_palette(chunks)]
+
+
 def as_data() -> dict:
     return {
         # Palettes for 1..MAX_CHUNKS chunks, and their label colours, ready to use.
         "chunkPalettes": [chunk_palette(n) for n in range(1, MAX_CHUNKS + 1)],
-        "labelPalettes": [[label_color(c) for c in chunk_palette(n)] for n in range(1, MAX_CHUNKS + 1)],
+        "labelPalettes": [label_palette(n) for n in range(1, MAX_CHUNKS + 1)],
         "kindColors": list(KIND_COLORS), "displayNames": list(DISPLAY_NAMES), "displayKind": DISPLAY_KIND.tolist(),
         "wOnlyColor": W_ONLY_COLOR, "bubbleHatch": BUBBLE_HATCH, "beforeOutline": BEFORE_OUTLINE,
         "rankPalette": list(RANK_PALETTE),

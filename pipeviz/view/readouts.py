@@ -18,14 +18,16 @@ from ..engine import Result
 from ..errors import ConfigError
 from ..registry import NAMES, SCHEDULES
 from ..text import Msg, fill, strings, template
+from . import own_order
 from .palette import BEFORE_OUTLINE, KIND_COLORS, W_ONLY_COLOR
 
 # Markup with {slots} for HTML that is already built (never for raw text).
 LAYOUTS = {
     "readout": (
         '<div class="pv-readout"><div class="pv-bubble">{bubble}</div>'
-        '<div class="pv-verdict">{verdict}</div><div class="pv-summary">{summary}</div></div>'
+        '<div class="pv-verdict">{verdict}</div>{authors}<div class="pv-summary">{summary}</div></div>'
     ),
+    "authors": '<div class="pv-authors">{text}</div>',
     "verdict": '<span class="pv-{cls}">{text}</span>',
     "sep": " · ",
     "swatch": '<span class="pv-swatch" style="background:{color}"></span>',
@@ -66,14 +68,54 @@ def closed_form_text(res: Result) -> str:
     return f"{th.bubble_formula}{middle} = {pct(float(th.bubble))}"
 
 
+def same_time(a: float, b: float, makespan: float) -> bool:
+    return abs(a - b) <= 1e-9 * max(1.0, makespan)
+
+
+def authors_values(res: Result) -> dict | None:
+    """A bubble its authors state as idle time (DeepSeek's), beside the simulated idle
+    of every rank: which ranks idle exactly that long, and whether it is the longest."""
+    th, mt = res.theory, res.metrics
+    if th is None or th.authors is None:
+        return None
+    a = th.authors
+    value = float(a.idle)
+    idle = mt.idle.tolist()
+    ranks = [r for r, x in enumerate(idle) if same_time(x, value, mt.makespan)]
+    top = max(range(len(idle)), key=lambda r: idle[r])
+    return {
+        "who": a.who, "formula": a.formula, "value": num(value), "idle": [num(x) for x in idle], "ranks": ranks,
+        "largest": bool(ranks) and same_time(idle[top], value, mt.makespan), "top": top, "top_idle": num(idle[top]),
+    }
+
+
+def authors_verdict(v: dict) -> Msg:
+    """Which ranks idle as long as the authors' bubble says, from the simulation."""
+    if v["largest"]:
+        return Msg("ro.authors_largest", {"ranks": v["ranks"]})
+    if v["ranks"]:
+        return Msg("ro.authors_rank", {"ranks": v["ranks"], "top": v["top"], "top_idle": v["top_idle"]})
+    return Msg("ro.authors_none")  # the bubble's verdict says why
+
+
+def authors_html(v: dict | None, lang: str = "en") -> str:
+    if v is None:
+        return ""
+    verdict = authors_verdict(v)
+    text = fill("ro.authors", lang, html=True, who=Msg(v["who"]), formula=v["formula"], value=v["value"],
+                idle=v["idle"], verdict=verdict)
+    return compose("authors", text=text)
+
+
 def readout_values(res: Result) -> dict:
     mt, th = res.metrics, res.theory
     steady = abs(mt.steady_bubble_fraction - mt.bubble_fraction) > 1e-12
     return {
         "sim": pct(mt.bubble_fraction),
-        "closed": closed_form_text(res),
+        "closed": closed_form_text(res) if th is not None else None,
         "agree": res.bubble_agrees,
-        "why": th.caveat,
+        "why": th.caveat if th is not None else None,
+        "own": own_order.readout_values(res) if th is None else None,  # an order of one's own
         "makespan": num(mt.makespan),
         "steady": pct(mt.steady_bubble_fraction) if steady else None,
         "peak_mb": num(mt.peak_microbatches[0]),
@@ -81,6 +123,7 @@ def readout_values(res: Result) -> dict:
         "chunks": res.order.chunks_per_rank,
         "p2p_article": mt.p2p_article,
         "p2p_total": mt.p2p_per_microbatch,
+        "authors": authors_values(res),
     }
 
 
@@ -91,22 +134,41 @@ def peak_text(v: dict, lang: str) -> str:
 
 
 def readout_html(v: dict, lang: str = "en") -> str:
+    if v["own"] is not None:
+        return own_readout_html(v, lang)
     if v["agree"]:
         verdict = compose("verdict", cls="agree", text=fill("ro.agree", lang, html=True))
     else:
         why = v["why"] if v["why"] is not None else Msg("ro.no_caveat")
         verdict = compose("verdict", cls="differ", text=fill("ro.differ", lang, html=True, why=why))
+    return compose(
+        "readout",
+        bubble=fill("ro.bubble", lang, html=True, sim=v["sim"], closed=v["closed"]),
+        verdict=verdict,
+        authors=authors_html(v["authors"], lang),
+        summary=summary_html(v, lang),
+    )
+
+
+def summary_html(v: dict, lang: str) -> str:
     summary = [fill("ro.makespan", lang, html=True, v=v["makespan"])]
     if v["steady"] is not None:
         summary.append(fill("ro.steady", lang, html=True, v=v["steady"]))
     summary.append(fill("ro.peak", lang, html=True, v=peak_text(v, lang)))
     summary.append(fill("ro.p2p", lang, html=True, article=v["p2p_article"], total=v["p2p_total"]))
-    return compose(
-        "readout",
-        bubble=fill("ro.bubble", lang, html=True, sim=v["sim"], closed=v["closed"]),
-        verdict=verdict,
-        summary=LAYOUTS["sep"].join(summary),
-    )
+    return LAYOUTS["sep"].join(summary)
+
+
+def own_readout_html(v: dict, lang: str) -> str:
+    """An order of one's own: its simulated numbers, what was read from it, no closed
+    form; a deadlocked one says so (the notice names the stuck ops)."""
+    own = v["own"]
+    verdict = compose("verdict", cls="own", text=own_order.verdict(own).html(lang))
+    if own["deadlock"]:
+        return compose("readout", bubble=fill("own.deadlock", lang, html=True), verdict=verdict, authors="",
+                       summary="")
+    return compose("readout", bubble=fill("own.bubble", lang, html=True, sim=v["sim"]), verdict=verdict, authors="",
+                   summary=summary_html(v, lang))
 
 
 def bars_key_html(has_w: bool, lang: str = "en", balanced: bool = False) -> str:
@@ -132,11 +194,27 @@ def table_config(cfg: Config, name: str) -> Config:
     return Config(name, cfg.P, cfg.m, SCHEDULES[name].fixed_V or cfg.V, cfg.costs)
 
 
-def table_values(cfg: Config, run: Callable[[Config], Result]) -> list[dict]:
-    rows = []
+def own_row(res: Result) -> dict:
+    """The table's row for an order of one's own (first, and current)."""
+    row = {"name": res.config.schedule, "V": res.config.V, "current": True}
+    if getattr(res, "deadlock", None) is not None:
+        return {**row, "error": Msg("own.deadlock_row")}
+    mt = res.metrics
+    return {
+        **row, "error": None, "sim": pct(mt.bubble_fraction), "closed": "—",
+        "steady": pct(mt.steady_bubble_fraction), "peak_mb": num(mt.peak_microbatches[0]),
+        "peak_chunks": int(mt.peak_chunks[0]), "chunks": res.order.chunks_per_rank,
+        "p2p_article": mt.p2p_article, "p2p_total": mt.p2p_per_microbatch,
+    }
+
+
+def table_values(cfg: Config, run: Callable[[Config], Result], own: Result | None = None) -> list[dict]:
+    """Every schedule at cfg's P, m and V (its own V where fixed); with an order of
+    one's own shown, its row first."""
+    rows = [own_row(own)] if own is not None else []
     for name in NAMES:
         row_cfg = table_config(cfg, name)
-        row = {"name": name, "V": row_cfg.V, "current": name == cfg.schedule}
+        row = {"name": name, "V": row_cfg.V, "current": own is None and name == cfg.schedule}
         try:
             res = run(row_cfg)
         except ConfigError as e:
@@ -177,6 +255,16 @@ strings({
                   '气泡占比（单次迭代）：<b class="pv-sim">模拟 {sim}</b>，{closed}'),
     "ro.agree": ("simulation and closed form agree", "模拟值与闭式公式一致"),
     "ro.differ": ("they differ: {why}", "两者不同：{why}"),
+    "ro.authors": (
+        "{who} {formula} = <b>{value}</b> idle · simulated idle per rank: {idle} · {verdict}",
+        "{who} {formula} = <b>{value}</b> 的空闲 · 模拟的每个 rank 空闲：{idle} · {verdict}",
+    ),
+    "ro.authors_largest": ("the longest, on rank {ranks}", "即最长的空闲，在 rank {ranks}"),
+    "ro.authors_rank": (
+        "rank {ranks} idles that long, but rank {top} idles {top_idle}",
+        "rank {ranks} 的空闲正是这么长，但 rank {top} 空闲 {top_idle}",
+    ),
+    "ro.authors_none": ("no rank idles that long", "没有哪个 rank 的空闲是这么长"),
     "ro.no_caveat": ("the closed form does not cover this case", "闭式公式不涵盖这种情况"),
     "ro.makespan": ("makespan <b>{v}</b>", "总时长 <b>{v}</b>"),
     "ro.steady": (

@@ -9,9 +9,11 @@ chart, and never write an invalid state to the URL.
    2 for the V-shaped ones) keeps it. Moving V above 1 on 1F1B is the article's
    step "drag V to 2 or 3": it moves to interleaved 1F1B, which at V = 1 is 1F1B.
    Interleaved at V = 1 shows 1F1B's order and numbers, and says so.
-2. The encoder. Moving e_f, e_b or frozen with no encoder puts one in the bubbles:
+2. An order of one's own (view/own_order.py): while it is shown, P, m and V follow
+   it and the rules below do not apply; moving the schedule, P, m or V goes back.
+3. The encoder. Moving e_f, e_b or frozen with no encoder puts one in the bubbles:
    a reader who drags e_f wants to see it.
-3. m. Where the schedule refuses m (Megatron's interleaved order needs m >= P),
+4. m. Where the schedule refuses m (Megatron's interleaved order needs m >= P),
    m moves to the nearest value it accepts, and the note gives the rule.
 """
 
@@ -23,12 +25,14 @@ from ..encoder import Encoder
 from ..errors import ConfigError
 from ..registry import SCHEDULES, check
 from ..text import Msg, msg, strings
+from . import own_order
 from .fields import FIELDS, NO_ENCODER
 
-# The fields config() reads: a change to any other field (unit, lang) redraws
-# without running the engine.
-ENGINE_FIELDS = ("schedule", "P", "m", "V", "tf", "tb", "tw", "comm", "encoder", "ef", "eb", "frozen", "balance")
-# Rule 2: moving one of these with no encoder runs the encoder with this placement.
+# The fields the engine reads (config(), and an order of one's own): a change to any
+# other field (unit, lang) redraws without running the engine.
+ENGINE_FIELDS = ("schedule", "P", "m", "V", "tf", "tb", "tw", "comm", "tfb", "encoder", "ef", "eb", "frozen", "balance",
+                 *own_order.OWN_FIELDS)
+# Rule 3: moving one of these with no encoder runs the encoder with this placement.
 ENCODER_KNOBS = ("ef", "eb", "frozen")
 ENCODER_ON = "bubbles"
 # Rule 1's pair: V > 1 on the first is the second (1F1B is interleaved 1F1B with V = 1).
@@ -38,7 +42,7 @@ V_STEP = ("1f1b", "interleaved")
 def config(state: dict) -> Config:
     """The engine configuration a state shows."""
     return Config(state["schedule"], state["P"], state["m"], state["V"],
-                  Costs(state["tf"], state["tb"], state["tw"], state["comm"]),
+                  Costs(state["tf"], state["tb"], state["tw"], state["comm"], state.get("tfb") or None),
                   encoder=encoder_of(state), balance="bpipe" if state["balance"] else None)
 
 
@@ -61,6 +65,9 @@ def normalize(state: dict, changed) -> tuple[dict, list[Msg]]:
     state = dict(state)
     changed = set(changed)
     notes: list[Msg] = []
+    own, notes = own_order.rule(state, changed)  # an order of one's own: P, m, V follow it
+    if own:
+        return state, notes
     name, V = state["schedule"], state["V"]
     fixed = SCHEDULES[name].fixed_V
     by_v = "V" in changed and "schedule" not in changed  # the V slider moved, nothing else

@@ -1,0 +1,370 @@
+"""Issue 8 in both explorers, in the Debian chromium, as a reader with the article open
+beside them would use them: the article's V step from the default view, the timeline's
+key, reflow from 360 to 1920 px and inside the README's 800x1150 iframe, the m slider
+that never disagrees with the chart, the preset menu, the labels' ink, accessible names,
+tab order and the keyboard's ops table. Screenshots go to test-artifacts/."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+
+import pytest
+from browser import ARTIFACTS, screenshot, served_app
+from playwright.sync_api import expect
+from test_browser_hostile import wheel_zoom
+
+from pipeviz import Config, run
+from pipeviz.text import template
+from pipeviz.view import columns
+from pipeviz.view.glance import control_names
+
+pytestmark = pytest.mark.browser
+
+EXPLORERS = ["app", "page"]
+WIDTHS = [360, 768, 1400, 1920]
+
+# Every Bokeh document's model by name (the app has one document, the page three roots in one).
+MODEL = """(name) => { for (const d of Bokeh.documents) { const m = d.get_model_by_name(name); if (m) return m; }
+    return null; }"""
+
+
+@pytest.fixture(scope="module")
+def app_url():
+    with served_app() as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def page_url(tmp_path_factory):
+    path = tmp_path_factory.mktemp("glance") / "explorer.html"
+    p = subprocess.run([sys.executable, "-m", "pipeviz", "page", "-o", str(path)], capture_output=True, text=True,
+                       timeout=180)
+    assert p.returncode == 0, p.stderr
+    return path.as_uri()
+
+
+@pytest.fixture(params=EXPLORERS)
+def explorer(request):
+    """(which, base URL) of each explorer."""
+    return request.param, request.getfixturevalue(f"{request.param}_url")
+
+
+@pytest.fixture(autouse=True)
+def leave_politely(page):
+    """Leave each test's page by navigating away, so the served app's websocket closes
+    with a close frame (1001) rather than being cut when the browser context closes
+    (Panel can leave a write to a cut socket unawaited, and the server logs it)."""
+    yield
+    try:
+        page.goto("about:blank")
+    except Exception:  # noqa: BLE001  (a page that is already gone)
+        pass
+
+
+@pytest.fixture
+def errors(page):
+    seen = []
+    page.on("console", lambda m: seen.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: seen.append(str(e)))
+    return seen
+
+
+def column(page, source: str, col: str) -> list[float]:
+    """A source's numeric column as numbers (typed arrays and ndarrays alike)."""
+    return page.evaluate(f"([s, c]) => Array.from(({MODEL})(s).data[c], Number)", [source, col])
+
+
+def n_ops(page) -> int:
+    return page.evaluate(f"() => ({MODEL})('ops').data.left.length")
+
+
+def readout(page) -> str:
+    return page.locator(".pv-readout").first.inner_text()
+
+
+def open_view(page, base: str, query: str = "", expect: str = "simulated"):
+    page.goto(base + query)
+    page.locator(".pv-readout").filter(has_text=expect).first.wait_for(timeout=30_000)
+    page.locator(".pv-legend").first.wait_for(timeout=30_000)
+    page.wait_for_function(f"() => {{ const t = ({MODEL})('timeline'); return t && t.inner_width > 0; }}")
+
+
+def handle(page, i: int):
+    return page.locator(".noUi-handle").nth(i)
+
+
+def press(page, i: int, key: str):
+    h = handle(page, i)
+    h.focus()
+    h.press(key)
+
+
+def box(page, selector: str) -> dict:
+    return page.locator(selector).first.bounding_box()
+
+
+def widths(page) -> dict:
+    return page.evaluate(f"""() => ({{scroll: document.documentElement.scrollWidth,
+        timeline: ({MODEL})('timeline').inner_width, over_time: ({MODEL})('over_time').inner_width}})""")
+
+
+# -- 1. the article's step from the default view -------------------------------------------
+
+
+def test_right_arrow_on_v_from_the_default_view_is_interleaved_v2(page, explorer, errors):
+    which, base = explorer
+    open_view(page, base, expect="27.27% simulated")
+    press(page, 2, "ArrowRight")
+    page.locator(".pv-readout").filter(has_text="15.79% simulated").first.wait_for()
+    assert "3/19" in readout(page)
+    page.get_by_text("V = 2 runs interleaved 1F1B").first.wait_for()
+    assert "Not valid" not in page.locator("body").inner_text()
+    assert handle(page, 2).get_attribute("aria-valuenow").startswith("2")
+    assert errors == []
+
+
+# -- 2. the key, and the labels' ink --------------------------------------------------------------
+
+
+def legend_text(page) -> str:
+    return page.locator(".pv-legend").first.inner_text()
+
+
+def test_the_timeline_has_a_key_naming_what_it_draws(page, explorer, errors):
+    which, base = explorer
+    open_view(page, base)
+    text = legend_text(page)
+    assert "forward" in text and "backward" in text and "idle (bubble)" in text and "weight" not in text
+    chips = page.locator(".pv-legend .pv-chip").all_inner_texts()
+    assert chips[:2] == ["F", "B"]
+    open_view(page, base, "?schedule=zb-h1&P=4&m=8", expect="11.11% simulated")
+    page.locator(".pv-legend").filter(has_text="weight gradient").first.wait_for()
+    assert page.locator(".pv-legend .pv-chip").all_inner_texts()[:3] == ["F", "B", "W"]
+    open_view(page, base, "?schedule=interleaved&P=4&m=8&V=2", expect="15.79% simulated")
+    page.locator(".pv-legend").filter(has_text="F1").first.wait_for()
+    assert page.locator(".pv-legend .pv-chip").all_inner_texts()[:4] == ["F0", "F1", "B0", "B1"]
+    assert errors == []
+
+
+def test_labels_are_dark_on_light_boxes_and_light_on_dark(page, explorer, errors):
+    which, base = explorer
+    open_view(page, base)  # 1F1B: forwards are dark blue, backwards vermillion
+    page.wait_for_function(f"() => ({MODEL})('labels').data.dark.length > 0")
+    assert set(column(page, "labels", "dark")) == {0, 1}
+    assert errors == []
+
+
+def test_labels_follow_the_visible_range_after_zooming_in(page, explorer, errors):
+    """At full view 1F1B's boxes at m=64 are too narrow for their numbers; zoomed in,
+    every box in view that has room is numbered, as columns.labels says for that window."""
+    which, base = explorer
+    page.set_viewport_size({"width": 1400, "height": 1000})
+    open_view(page, base, "?schedule=1f1b&P=4&m=64", expect="4.48% simulated")
+    assert len(column(page, "labels", "x")) == 0
+    wheel_zoom(page, 2)
+    page.wait_for_function(f"() => ({MODEL})('labels').data.x.length > 10", timeout=30_000)
+    start, end, px = page.evaluate(f"() => [({MODEL})('x_range').start, ({MODEL})('x_range').end, "
+                                   f"({MODEL})('timeline').inner_width]")
+    x = column(page, "labels", "x")
+    assert all(start - 2 <= v <= end + 2 for v in x)
+    expected = columns.labels(run(Config("1f1b", 4, 64)), float(px), (start, end))
+    assert len(x) == len(expected["x"])
+    screenshot(page, f"glance-{which}-zoomed-labels")
+    assert errors == []
+
+
+# -- 3. reflow -----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_reflows_from_phone_to_wide_screen(page, explorer, errors, width):
+    which, base = explorer
+    page.set_viewport_size({"width": width, "height": 1000})
+    open_view(page, base)
+    page.wait_for_function(f"(w) => document.documentElement.scrollWidth <= w && ({MODEL})('timeline').inner_width "
+                           f"=== ({MODEL})('over_time').inner_width", arg=width)
+    got = widths(page)
+    assert got["scroll"] <= width  # no sideways scroll
+    assert got["timeline"] >= 300
+    assert got["timeline"] == got["over_time"]  # the two time axes keep one scale
+    controls = box(page, ".noUi-handle")  # the P slider
+    timeline = page.evaluate(f"""() => {{ const v = [...Bokeh.index.all_views()].find((v) => v.model === ({MODEL})('timeline'));
+        const r = v.el.getBoundingClientRect(); return {{x: r.x, y: r.y}}; }}""")
+    if width < 780:
+        assert controls["y"] < timeline["y"]  # controls above the charts
+    else:
+        assert controls["x"] < timeline["x"] and controls["y"] < timeline["y"] + 400  # beside them
+    screenshot(page, f"glance-{which}-{width}")
+    if width in (360, 1400):
+        open_view(page, base, "?lang=zh", expect="气泡占比")
+        assert widths(page)["scroll"] <= width
+        screenshot(page, f"glance-{which}-{width}-zh")
+    assert errors == []
+
+
+def test_fits_the_readmes_iframe(page, explorer, errors, tmp_path):
+    which, base = explorer
+    host = tmp_path / "course.html"
+    host.write_text(f'<iframe src="{base}" width="800" height="1150" style="border:0" '
+                    'title="pipeline bubbles explorer"></iframe>')
+    page.set_viewport_size({"width": 820, "height": 1170})
+    page.goto(host.as_uri())
+    frame = page.frame_locator("iframe")
+    frame.locator(".pv-readout").filter(has_text="27.27% simulated").first.wait_for(timeout=30_000)
+    frame.locator("table.pv-table").first.wait_for()
+    inner = page.frames[1]
+    inner.wait_for_function("() => document.documentElement.scrollWidth <= 800")
+    top = frame.locator("table.pv-table thead").first.bounding_box()["y"]
+    assert top < 1150  # the comparison table starts above the fold
+    assert inner.evaluate(f"() => ({MODEL})('timeline').inner_width") >= 300
+    page.screenshot(path=str(ARTIFACTS / f"glance-{which}-iframe-800x1150.png"))
+    assert errors == []
+
+
+# -- 4. m on interleaved: the slider shows the m the chart uses --------------------------------------
+
+
+def agreed(page, P: int, V: int, m: int):
+    """Wait until the chart shows m (its ops) and the m slider's handle says m."""
+    page.wait_for_function(f"([n]) => ({MODEL})('ops').data.left.length === n", arg=[2 * P * V * m])
+    expect(handle(page, 1)).to_have_attribute("aria-valuenow", re.compile(rf"^{m}(\.0+)?$"))
+    assert n_ops(page) == 2 * P * V * m
+
+
+def test_the_m_slider_offers_what_the_order_accepts_and_never_disagrees_with_the_chart(page, explorer, errors):
+    """Megatron's interleaved order needs m >= P: the slider starts at P (it offers no
+    value the order refuses), and where P moves past m, m follows with one note."""
+    which, base = explorer
+    open_view(page, base, "?schedule=interleaved&P=4&m=6&V=2")
+    expect(handle(page, 1)).to_have_attribute("aria-valuemin", re.compile(r"^4(\.0+)?$"))
+    for m in (5, 4, 4, 4):  # one press at a time: 5, 4, then nothing below 4
+        press(page, 1, "ArrowLeft")
+        agreed(page, 4, 2, m)
+    assert "Not valid" not in page.locator("body").inner_text()
+    press(page, 0, "ArrowRight")  # P: 4 -> 5 moves m to 5, the smallest m the order accepts
+    notice = page.locator(".pv-notice").filter(has_text="m set to 5")
+    notice.first.wait_for()
+    text = notice.first.inner_text()
+    assert text.count("m set to 5") == 1 and "Megatron" in text and "Not valid" not in text
+    agreed(page, 5, 2, 5)
+    expect(handle(page, 1)).to_have_attribute("aria-valuemin", re.compile(r"^5(\.0+)?$"))
+    # A mouse drag to the slider's left end.
+    b = handle(page, 1).bounding_box()
+    page.mouse.move(b["x"] + b["width"] / 2, b["y"] + b["height"] / 2)
+    page.mouse.down()
+    for dx in range(0, 120, 10):
+        page.mouse.move(b["x"] + b["width"] / 2 - dx, b["y"] + b["height"] / 2)
+    page.mouse.up()
+    agreed(page, 5, 2, 5)
+    h = handle(page, 1)
+    h.focus()
+    for _ in range(4):  # a burst, as a held key sends: the slider comes to rest where the chart is
+        page.keyboard.press("ArrowLeft")
+    agreed(page, 5, 2, 5)
+    for _ in range(3):
+        page.keyboard.press("ArrowRight")
+    agreed(page, 5, 2, 8)
+    page.wait_for_function("() => location.href.includes('schedule=interleaved&P=5&m=8&V=2')")
+    assert errors == []
+
+
+# -- 10. costs ---------------------------------------------------------------------------------------------
+
+
+def test_costs_say_backward_2_is_tb_plus_tw_and_their_labels_stand_apart(page, explorer, errors):
+    which, base = explorer
+    open_view(page, base)
+    page.get_by_role("button", name=template("costs.title")).click()
+    page.get_by_text("backward 2 = t_b + t_w").first.wait_for()
+    boxes = [page.get_by_text(template(f"field.{k}"), exact=True).first.bounding_box() for k in ("tf", "tb", "tw", "comm")]
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1:]:
+            apart = a["x"] + a["width"] <= b["x"] or b["x"] + b["width"] <= a["x"] or \
+                a["y"] + a["height"] <= b["y"] or b["y"] + b["height"] <= a["y"]
+            assert apart, (a, b)
+    assert errors == []
+
+
+# -- 8. accessibility --------------------------------------------------------------------------------------
+
+
+def test_every_control_has_a_name_and_the_readout_is_announced(page, explorer, errors):
+    which, base = explorer
+    open_view(page, base)
+    names = control_names("en")
+    for key in ("P", "m", "V"):
+        page.get_by_role("slider", name=names[key]).wait_for()
+    page.get_by_role("radiogroup", name=names["schedule"]).wait_for()
+    page.get_by_role("group", name=names["lang"]).wait_for()
+    page.get_by_role("group", name=names["unit"]).wait_for()
+    assert page.get_by_role("button", name="English").get_attribute("aria-pressed") == "true"
+    page.get_by_role("combobox", name=template("field.preset")).wait_for()
+    live = page.locator("[aria-live=polite]").filter(has_text="27.27% simulated")
+    assert live.count() >= 1
+    # After the language changes, the rebuilt controls are named in Chinese.
+    page.get_by_role("button", name="中文").click()
+    page.get_by_role("slider", name=control_names("zh")["P"]).wait_for()
+    page.get_by_role("radiogroup", name=control_names("zh")["schedule"]).wait_for()
+    assert errors == []
+
+
+def focused(page) -> dict:
+    return page.evaluate("""() => { let a = document.activeElement;
+        while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
+        return {cls: String(a && a.className || ''), label: a && a.getAttribute('aria-label'), tag: a && a.tagName}; }""")
+
+
+def test_controls_come_first_in_tab_order(page, explorer, errors):
+    which, base = explorer
+    open_view(page, base)
+    page.locator("body").click(position={"x": 1, "y": 1})
+    seen = []
+    for _ in range(30):
+        page.keyboard.press("Tab")
+        seen.append(focused(page))
+    names = control_names("en")
+    sliders = [i for i, f in enumerate(seen) if f["label"] in (names["P"], names["m"], names["V"])]
+    charts = [i for i, f in enumerate(seen) if "bk-OnOffButton" in f["cls"] or "bk-ClickButton" in f["cls"]
+              or "bk-events" in f["cls"]]
+    assert len(sliders) >= 3, seen  # (30 tabs may go round the page again)
+    assert charts and min(charts) > sliders[2], seen
+    assert errors == []
+
+
+def test_op_details_without_a_mouse(page, explorer, errors):
+    which, base = explorer
+    open_view(page, base)
+    title = template("ops.title")
+    opener = page.get_by_role("button", name=title) if which == "app" else page.locator("#pv-ops-summary")
+    opener.focus()
+    page.keyboard.press("Enter")
+    region = page.get_by_role("region", name="Rank 0: 16 ops in execution order")
+    region.wait_for()
+    assert region.get_attribute("tabindex") == "0"
+    rows = region.locator("tbody tr")
+    assert rows.count() == 16
+    assert rows.first.inner_text().split("\t")[:3] == ["1", "0F0", "forward"]
+    page.get_by_role("combobox", name=template("field.ops_rank"), exact=True).select_option("3")
+    page.get_by_role("region", name="Rank 3: 16 ops in execution order").wait_for()
+    region = page.get_by_role("region", name="Rank 3: 16 ops in execution order")
+    region.focus()
+    assert focused(page)["tag"] == "DIV"
+    screenshot(page, f"glance-{which}-ops-table")
+    assert errors == []
+
+
+# -- 9. the in-flight lines at large P ----------------------------------------------------------------------
+
+
+def test_in_flight_lines_emphasise_rank_0_and_the_last_at_large_p(page, explorer, errors):
+    which, base = explorer
+    open_view(page, base, "?schedule=1f1b&P=16&m=32", expect="31.91% simulated")
+    page.wait_for_function(f"() => ({MODEL})('steps').data.rank.length === 16")
+    width = column(page, "steps", "width")
+    thick = [r for r, w in enumerate(width) if w == max(width)]
+    assert thick == [0, 15]
+    page.locator(".pv-lines-key").filter(has_text="rank 15").first.wait_for()
+    screenshot(page, f"glance-{which}-lines-P16")
+    assert errors == []
