@@ -73,7 +73,7 @@ def test_the_key_is_in_both_languages(lang):
 
 @pytest.mark.parametrize("name", NAMES)
 def test_labels_are_black_or_white_as_their_box_needs(name):
-    res = result(name, P=3, m=4)
+    res = result(name, P=3, m=6)  # m >= 2P: DualPipe-V's least
     lab = columns.labels(res, 4000.0)
     ops = columns.ops(res)
     pal = chunk_palette(res.order.chunks_per_rank)
