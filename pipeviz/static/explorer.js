@@ -88,7 +88,8 @@
   Explorer.prototype.read = function (name) {
     var f = FIELDS.get(name), w = this.widgets.get(name);
     if (f.kind === 'choice') return f.choices[w.active];
-    if (f.kind === 'bool') return w.active.indexOf(0) >= 0; // a one-box CheckboxGroup
+    // A one-box CheckboxGroup (frozen, balance) or a Toggle (custom).
+    if (f.kind === 'bool') return Array.isArray(w.active) ? w.active.indexOf(0) >= 0 : w.active;
     return w.value;
   };
 
@@ -100,7 +101,7 @@
       var f = FIELDS.get(name), w = self.widgets.get(name), v = self.values[name];
       if (!w) return;
       if (f.kind === 'choice') w.active = f.choices.indexOf(v);
-      else if (f.kind === 'bool') w.active = v ? [0] : [];
+      else if (f.kind === 'bool') w.active = Array.isArray(w.active) ? (v ? [0] : []) : v;
       else w.value = v;
     });
   };
@@ -336,8 +337,9 @@
         var own = res.theory === null ? res : null;
         this.tableRows = [res, X.readouts.tableValues(res.config, function (cfg) { return self.run(cfg); }, own)];
       }
-      if (this.placesRows[0] !== key) {
-        this.placesRows = [key, X.closing.placementsValues(res.config, function (cfg) { return self.run(cfg); })];
+      if (this.placesRows[0] !== res) { // an order of one's own has no placements to compare
+        this.placesRows = [res, res.theory === null ? []
+          : X.closing.placementsValues(res.config, function (cfg) { return self.run(cfg); })];
       }
       this.setHtml('pv-table', X.readouts.tableHtml(this.tableRows[1], lang));
       this.setHtml('pv-bars-key', X.readouts.barsKeyHtml(res.order.hasW, lang, res.balance !== null));
