@@ -26,6 +26,11 @@ CASES = {
     "interleaved (16, 64, 4)": ("#schedule=interleaved&P=16&m=64&V=4", 2, ["ArrowLeft", "ArrowRight"]),
     "zb-v (32, 128, 2)": ("#schedule=zb-v&P=32&m=128&V=2", 1, ["ArrowLeft", "ArrowRight"]),
     "interleaved (32, 128, 8)": ("#schedule=interleaved&P=32&m=128&V=8", 1, ["ArrowLeft", "ArrowRight"]),
+    # The closing section: drag e_f (handle 3) with the encoder in the bubbles, balancing on.
+    "encoder e_f (1f1b, 4, 8, 1)": ("#schedule=1f1b&P=4&m=8&V=1&encoder=bubbles&balance=1", 3,
+                                    ["ArrowRight", "ArrowLeft"]),
+    "encoder e_f (interleaved, 16, 64, 4)": ("#schedule=interleaved&P=16&m=64&V=4&encoder=bubbles&balance=1", 3,
+                                             ["ArrowRight", "ArrowLeft"]),
 }
 TARGETS = {"defaults (1f1b, 4, 8, 1)": 16, "interleaved (32, 128, 8)": 50}  # ms, keypress to repaint (issue 13)
 

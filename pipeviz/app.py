@@ -32,7 +32,7 @@ from .render.figures import Figures
 from .render.glance_panel import GlancePanes, marked
 from .serving import has_viewer
 from .text import Msg, fill, template
-from .view import columns, glance, own_order, readouts
+from .view import closing, columns, glance, own_order, readouts
 from .view.fields import FIELDS, PRESETS, encode
 from .view.fields import parse as parse_url
 from .view.state import ENGINE_FIELDS, config, normalize
@@ -69,6 +69,12 @@ class LiveSlider(pn.widgets.IntSlider):
     _priority_changes = ["value"]
 
 
+class LiveFloatSlider(pn.widgets.FloatSlider):
+    """A FloatSlider whose moves reach the server at once (see LiveSlider)."""
+
+    _priority_changes = ["value"]
+
+
 def _parameter(f):
     doc = f.name
     if f.kind == "int":
@@ -93,6 +99,12 @@ class Explorer(pn.viewable.Viewer):
         self.notice = pn.pane.HTML("", visible=False, margin=(0, 10), name="notice", sizing_mode="stretch_width")
         # A polite live region (static/a11y.js): each new readout is announced.
         self.readout = pn.pane.HTML("", name="readout", sizing_mode="stretch_width", css_classes=marked("readout"))
+        # The closing section's readouts: the encoder and the balancing (at once), and
+        # the encoder's placements compared (with the table, after the chart).
+        self.closing = pn.pane.HTML("", name="closing", visible=False, sizing_mode="stretch_width")
+        self.places = pn.pane.HTML("", name="places", visible=False, sizing_mode="stretch_width")
+        self._places_rows: tuple = (None, [])
+        self._switch_watchers: list = []  # the boolean fields' boxes follow their parameters
         self.table = pn.pane.HTML("", name="table", sizing_mode="stretch_width")
         self.bars_key = pn.pane.HTML("", name="bars_key", width=230, margin=(0, 5))
         self.glance = GlancePanes(self.lang)  # the timeline's key, the ops table, accessible names
@@ -174,6 +186,8 @@ class Explorer(pn.viewable.Viewer):
                 self._window = None  # the view's x_range opens at the full view
                 self.figures.apply(columns.figure_view(res, self.unit, lang, self.figures.label_px()))
                 self.readout.object = readouts.readout_html(readouts.readout_values(res), lang)
+                self.closing.object = closing.closing_html(closing.closing_values(res), lang)
+                self.closing.visible = bool(self.closing.object)
                 self.glance.drawn(res, lang)
             self._show_preset()
         self._later()
@@ -203,9 +217,13 @@ class Explorer(pn.viewable.Viewer):
             if self._table_rows[0] is not res:  # a unit or language change keeps the numbers
                 own = res if res.theory is None else None
                 self._table_rows = (res, readouts.table_values(res.config, run_cached, own))
+            if self._places_rows[0] is not res:  # an order of one's own has no placements to compare
+                self._places_rows = (res, [] if res.theory is None else closing.placements_values(res.config, run_cached))
             with pn.io.hold():
                 self.table.object = readouts.table_html(self._table_rows[1], self.lang)
-                self.bars_key.object = readouts.bars_key_html(res.order.has_w, self.lang)
+                self.bars_key.object = readouts.bars_key_html(res.order.has_w, self.lang, res.balance is not None)
+                self.places.object = closing.placements_html(self._places_rows[1], self.lang)
+                self.places.visible = bool(self.places.object)
         self._write_url()
 
     def _later(self) -> None:
@@ -318,6 +336,9 @@ class Explorer(pn.viewable.Viewer):
     def controls(self):
         """The controls, labelled in the current language (rebuilt when it changes)."""
         lang = self.lang
+        for watcher in self._switch_watchers:  # the boxes being replaced
+            self.param.unwatch(watcher)
+        self._switch_watchers = []
         schedule = pn.widgets.RadioBoxGroup.from_param(
             self.param.schedule, inline=False, name=template("field.schedule", lang), css_classes=marked("schedule"),
             options={f"{template(f'sched.{n}.title', lang)}: {template(f'sched.{n}.summary', lang)}": n for n in NAMES},
@@ -352,10 +373,12 @@ class Explorer(pn.viewable.Viewer):
             self.param.lang, name=template("field.lang", lang), css_classes=marked("lang"),
             options={template(f"choice.lang.{x}", lang): x for x in FIELDS["lang"].choices},
         )
+        balance = self.switch("balance", lang)
         return pn.Column(
             pn.pane.HTML(f"<h2>pipeviz</h2><p>{escape(template('app.tagline', lang))}</p>"),
             language, presets, schedule, *sliders, cost_card, self.order_card(lang),
-            pn.pane.HTML(f"<b>{escape(template('field.unit', lang))}</b>"), unit,
+            pn.pane.HTML(f"<b>{escape(template('field.unit', lang))}</b>"), unit, balance,
+            *self.encoder_controls(lang),
             sizing_mode="stretch_width",
         )
 
@@ -386,6 +409,29 @@ class Explorer(pn.viewable.Viewer):
     def table_title(self):
         return pn.pane.HTML(f"<h3>{escape(template('table.title', self.lang))}</h3>", margin=(10, 10, 0, 10))
 
+    def switch(self, key: str, lang: str) -> pn.widgets.CheckBoxGroup:
+        """A boolean field as a one-box CheckBoxGroup, whose label names the box (a
+        Checkbox's text is not tied to its input, so the box would have no accessible
+        name), kept in step with the parameter both ways."""
+        label = template(f"field.{key}", lang)
+        box = pn.widgets.CheckBoxGroup(options=[label], value=[label] if getattr(self, key) else [])
+        box.param.watch(lambda e: setattr(self, key, bool(e.new)), "value")
+        watcher = self.param.watch(lambda e: setattr(box, "value", [label] if e.new else []), key)
+        self._switch_watchers.append(watcher)
+        return box
+
+    def encoder_controls(self, lang: str) -> list:
+        """The closing section's encoder: placement, e_f and e_b (sliders after P, m
+        and V), frozen."""
+        place = pn.widgets.RadioBoxGroup.from_param(
+            self.param.encoder, name=template("field.encoder", lang), inline=False,
+            options={template(f"choice.encoder.{p}", lang): p for p in FIELDS["encoder"].choices},
+        )
+        sliders = [LiveFloatSlider.from_param(getattr(self.param, k), name=template(f"field.{k}", lang),
+                                              step=FIELDS[k].step) for k in ("ef", "eb")]
+        frozen = self.switch("frozen", lang)
+        return [pn.pane.HTML(f"<b>{escape(template('field.encoder', lang))}</b>"), place, *sliders, frozen]
+
     def layout(self):
         """Controls first (in reading and tab order), then the charts: side by side
         where there is room, the controls above the charts where there is not, as the
@@ -401,8 +447,10 @@ class Explorer(pn.viewable.Viewer):
         main = pn.Column(
             self.notice,
             self.readout,
+            self.closing,
             self.glance.legend,
             pn.FlexBox(charts, bars, flex_wrap="wrap", gap="0 8px", sizing_mode="stretch_width"),
+            self.places,
             self.glance.ops_card,
             self.table_title,
             self.table,

@@ -12,8 +12,10 @@ import sys
 from collections.abc import Callable, Sequence
 
 from . import registry
+from .balance import MODES as BALANCE_MODES
 from .config import Config
 from .costs import COST_MAX, COST_MIN, MAY_BE_ZERO, Costs
+from .encoder import PLACES, Encoder
 from .errors import DeadlockError, PipevizError
 from .order import PLACEMENTS
 
@@ -80,6 +82,36 @@ def _add_config_args(p: argparse.ArgumentParser) -> None:
                    help="latency added to every dependency between ranks (default 0)")
     p.add_argument("--tfb", type=_cost("tfb"), default=None,
                    help="an overlapped F&B op (DualPipe), same units (default tf+tb+tw: no overlap gain)")
+    enc = p.add_argument_group("encoder", "independent work beside the pipeline, e.g. a vision encoder "
+                                          "(adds EF and EB ops; SPEC.md: Independent work in the bubbles)")
+    enc.add_argument("--encoder-f", dest="encoder_f", type=_cost("encoder-f"), default=None, metavar="E",
+                     help="encoder forward cost per micro-batch, same units as --tf (turns the encoder on)")
+    enc.add_argument("--encoder-b", dest="encoder_b", type=_cost("encoder-b"), default=None, metavar="E",
+                     help="encoder backward cost per micro-batch (needed unless --encoder-frozen)")
+    enc.add_argument("--encoder-place", dest="encoder_place", choices=PLACES, default=None,
+                     help="stage0: part of stage 0; separate: all forwards before the pipeline, all backwards "
+                          "after it; bubbles: in the pipeline's idle gaps (default bubbles)")
+    enc.add_argument("--encoder-frozen", dest="encoder_frozen", action="store_true",
+                     help="a frozen encoder: forwards only, no EB ops")
+    p.add_argument("--balance", choices=BALANCE_MODES, default=None,
+                   help="bpipe: pair rank r with rank P-1-r and move front ranks' activations to the partner "
+                        "(adds peak_resident_* and balance_transfers to the metrics; the timeline is unchanged)")
+
+
+def _encoder(args: argparse.Namespace) -> Encoder | None:
+    """The encoder the flags ask for: none without --encoder-f."""
+    others = [flag for flag, given in (("--encoder-b", args.encoder_b is not None),
+                                       ("--encoder-place", args.encoder_place is not None),
+                                       ("--encoder-frozen", args.encoder_frozen)) if given]
+    if args.encoder_f is None:
+        if others:
+            raise CliError(f"{others[0]} needs --encoder-f E (the encoder's forward cost per micro-batch)")
+        return None
+    if args.encoder_b is None and not args.encoder_frozen:
+        raise CliError("--encoder-f needs --encoder-b E (the encoder's backward cost), or --encoder-frozen "
+                         "for an encoder without a backward")
+    eb = args.encoder_b if args.encoder_b is not None else args.encoder_f
+    return Encoder(args.encoder_f, eb, args.encoder_place or "bubbles", args.encoder_frozen)
 
 
 def _add_order_args(p: argparse.ArgumentParser) -> None:
@@ -104,7 +136,7 @@ def _config(args: argparse.Namespace) -> Config:
     V = args.V if args.V is not None else (spec.fixed_V or 2)
     P = args.P if args.P is not None else 4
     m = args.m if args.m is not None else 8
-    return Config(name, P, m, V, _costs(args), args.G)
+    return Config(name, P, m, V, _costs(args), args.G, encoder=_encoder(args), balance=args.balance)
 
 
 def _run(args: argparse.Namespace):
@@ -117,6 +149,9 @@ def _run(args: argparse.Namespace):
 
     given = [flag for flag, value in (("--schedule", args.schedule), ("-m", args.m), ("-V", args.V), ("-G", args.G))
              if value is not None]
+    closing = [flag for flag, value in (("--encoder-f", args.encoder_f), ("--balance", args.balance)) if value is not None]
+    if closing:
+        raise CliError(f"--order times the order as written; {', '.join(closing)} applies to a schedule (--schedule)")
     if given:
         raise CliError(f"--order reads the order from FILE (m and V come from it): leave out {', '.join(given)}")
     text = _read(args.order)

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 from .costs import Costs
 from .errors import ConfigError
 from .text import strings
+
+if TYPE_CHECKING:
+    from .encoder import Encoder
 
 # Refuse anything past this many ops. benchmarks/engine.py times generate + simulate +
 # measure well under a microsecond per op on a 2-core machine, so the largest
@@ -31,12 +35,21 @@ class Config:
     V: int = 1  # model chunks per rank
     costs: Costs = field(default_factory=Costs)
     G: int | None = None  # interleaved: micro-batch group size (None: the smallest Megatron accepts)
+    encoder: Encoder | None = None  # independent work in the bubbles (pipeviz.encoder)
+    balance: str | None = None  # "bpipe": activation balancing (pipeviz.balance)
 
     def __post_init__(self) -> None:
         for name in ("P", "m", "V"):
             whole(name, getattr(self, name))
         if self.G is not None:
             whole("G", self.G)
+        # The closing section's settings; their modules import the order IR, which imports this one.
+        from .balance import check_mode
+        from .encoder import Encoder
+
+        if self.encoder is not None and not isinstance(self.encoder, Encoder):
+            raise ConfigError("config.encoder", value=str(self.encoder))
+        check_mode(self.balance)
 
     def replace(self, **changes) -> Config:
         return replace(self, **changes)
@@ -45,4 +58,6 @@ class Config:
 strings({
     "config.whole": ("{name} must be a whole number, got {value}", "{name} 必须是整数，实际是 {value}"),
     "config.low": ("{name} must be at least {low}, got {value}", "{name} 至少为 {low}，实际是 {value}"),
+    "config.encoder": ("encoder must be an Encoder(ef, eb, place, frozen) or None, got {value}",
+                       "encoder 必须是 Encoder(ef, eb, place, frozen) 或 None，实际是 {value}"),
 })

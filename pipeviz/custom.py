@@ -177,9 +177,9 @@ def run_order(order: Order, costs: Costs, placement: str) -> OrderResult:
         ran = _ran(order, e.timed)
         tl = Timeline(order=ran, costs=costs, start=e.start[e.timed], end=e.end[e.timed],
                       deps=dependencies(ran, costs.comm))
-        return OrderResult(cfg, entry, ran, tl, measure(tl), None, placement, deadlock=e,
+        return OrderResult(cfg, entry, ran, tl, measure(tl), None, placement=placement, deadlock=e,
                            stuck=_stuck(order, costs, e))
-    return OrderResult(cfg, entry, order, tl, measure(tl), None, placement)
+    return OrderResult(cfg, entry, order, tl, measure(tl), None, placement=placement)
 
 
 def run_text(text: str, placement: str, costs: Costs, P: int | None = None) -> OrderResult:

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from . import registry
+from .balance import Balance, bpipe
 from .closed_form import ClosedForm
 from .config import Config
+from .encoder import EncoderRun, theory_caveat, with_encoder
 from .metrics import Metrics, measure
 from .order import Order
 from .schedule import Schedule
@@ -27,6 +29,8 @@ class Result:
     timeline: Timeline
     metrics: Metrics
     theory: ClosedForm
+    encoder: EncoderRun | None = None  # the encoder's report, when the run has one
+    balance: Balance | None = None  # activations after balancing, when asked for
 
     @property
     def bubble_agrees(self) -> bool:
@@ -50,4 +54,12 @@ def run(cfg: Config) -> Result:
     spec = registry.check(cfg)
     order = spec.generate(cfg)
     timeline = simulate(order, cfg.costs)
-    return Result(cfg, spec, order, timeline, measure(timeline), spec.closed_form(cfg))
+    theory = spec.closed_form(cfg)
+    enc = None
+    if cfg.encoder is not None:  # the encoder's ops join the ranks' orders; one simulator times them
+        enc = with_encoder(timeline, cfg.encoder)
+        order, timeline = enc.order, enc.timeline
+        theory = replace(theory, bubble_exact=False, steady_exact=False, caveat=theory_caveat())
+    metrics = measure(timeline)
+    balance = bpipe(timeline, metrics) if cfg.balance == "bpipe" else None
+    return Result(cfg, spec, order, timeline, metrics, theory, encoder=enc, balance=balance)

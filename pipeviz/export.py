@@ -83,6 +83,14 @@ def to_dict(res: Result) -> dict:
             "exact": th.bubble_exact,
         }
     waits = gap_waits(tl, b_rank, b_end)
+    if res.encoder is not None:
+        metrics.update(encoder_metrics(res))
+        segment = order.segment
+        for i, op in enumerate(ops):
+            if op["kind"] in ("EF", "EB"):
+                op["segment"] = SEGMENTS[int(segment[i])] if segment is not None else "pipeline"
+    if res.balance is not None:
+        metrics.update(balance_metrics(res))
     out = {
         "schedule": cfg.schedule,
         "P": cfg.P,
@@ -103,6 +111,13 @@ def to_dict(res: Result) -> dict:
     }
     if cfg.G is not None:
         out["G"] = cfg.G
+    if cfg.encoder is not None:
+        enc = cfg.encoder
+        out["encoder"] = {"ef": _num(enc.ef), "place": enc.place, "frozen": enc.frozen}
+        if not enc.frozen:
+            out["encoder"]["eb"] = _num(enc.eb)
+    if cfg.balance is not None:
+        out["balance"] = cfg.balance
     if th is None:  # an order of one's own: how to read it back
         out["placement"] = res.schedule.placement
     return out
@@ -113,6 +128,34 @@ def _who(order, i: int) -> dict | None:
         return None
     op = json_op(order, i, 0.0, 0.0)
     return {k: v for k, v in op.items() if k not in ("start", "end")}
+
+
+SEGMENTS = ("prologue", "pipeline", "epilogue")
+
+
+def encoder_metrics(res: Result) -> dict:
+    """SPEC.md's encoder report: makespan (the run's own key), the pipeline's alone,
+    exposed encoder time, hidden share and bubble filled."""
+    e = res.encoder
+    return {
+        "makespan_pipeline": e.pipeline_makespan,
+        "encoder_exposed": e.exposed,
+        "encoder_hidden_share": e.hidden_share,
+        "bubble_filled_share": e.bubble_filled,
+        "encoder_in_gaps": {"EF": e.in_gaps[0], "EB": e.in_gaps[1]},
+        "encoder_rounds": {"prologue": e.rounds[0], "epilogue": e.rounds[1]},
+    }
+
+
+def balance_metrics(res: Result) -> dict:
+    """Activations resident per rank after BPipe balancing, and the transfers it costs."""
+    b = res.balance
+    return {
+        "peak_resident_chunks": b.peak_chunks.tolist(),
+        "peak_resident_microbatches": [_num(x) for x in b.peak_microbatches],
+        "balance_transfers": _num(b.transfers),
+        "balance_pairs": [{"front": f, "partner": p, "target_chunks": t} for f, p, t in b.pairs],
+    }
 
 
 def to_json(res: Result) -> str:

@@ -16,10 +16,13 @@ each file adds to one of the globals PipevizText, PipevizEngine, PipevizExplorer
                    simulate.py, metrics.py, closed_form.py, engine.py)
   custom.js        an order of one's own: read (text or JSON), time, deadlocks (custom.py)
   schedules/*.js   one generator and closed form per schedule (schedules/*.py)
+  encoder.js       an encoder in the bubbles (encoder.py)
+  balance.js       activation balancing, BPipe (balance.py)
   fields.js        the URL (view/fields.py)
   state.js         the state rules (view/state.py)
   columns.js       each figure's columns and properties (view/columns.py)
   readouts.js      the readouts (view/readouts.py)
+  closing.js       the closing section's readouts: encoder, balancing (view/closing.py)
   explorer.js      widgets <-> state, drawing (app.py's role)
 tests/test_js_parity.py holds each part to its Python original.
 """
@@ -37,6 +40,7 @@ from bokeh.events import DocumentReady, RangesUpdate
 from bokeh.layouts import column
 from bokeh.models import (
     Button,
+    CheckboxGroup,
     CustomJS,
     Div,
     InlineStyleSheet,
@@ -60,15 +64,15 @@ from .registry import NAMES, SCHEDULES
 from .render.figures import Figures
 from .render.style import PAGE_CSS, READOUT_CSS
 from .text import template
-from .view import columns, glance, lod, palette
+from .view import closing, columns, glance, lod, palette
 from .view.columns import CHUNKS, LABEL_PX_PER_CHAR, ROW, ROW_PX
 from .view.fields import FIELDS, MAX_RAW, PRESETS, defaults
 from .view.readouts import LAYOUTS, TABLE_HEAD
 from .view.state import ENGINE_FIELDS, V_STEP
 
 # In the order the page loads them: each may use those before it.
-SCRIPTS = ("text.js", "engine.js", "custom.js", "fields.js", "state.js", "columns.js", "readouts.js", "glance.js", "a11y.js",
-           "explorer.js")
+SCRIPTS = ("text.js", "engine.js", "custom.js", "encoder.js", "balance.js", "fields.js", "state.js", "columns.js",
+           "readouts.js", "closing.js", "glance.js", "a11y.js", "explorer.js")
 
 
 def read_static(name: str) -> str:
@@ -106,6 +110,8 @@ def page_data() -> dict:
                    "plotPx": Figures().plot_px,
                    "lod": {"minPx": lod.MIN_PX, "outlinePx": lod.OUTLINE_PX, "cull": lod.CULL}},
         "figureTexts": {lang: columns.texts(lang) for lang in text.LANGS},
+        "balancedTexts": {lang: columns.balanced_texts(lang) for lang in text.LANGS},
+        "closing": closing.page_data(),
         "widgetTexts": {lang: widget_texts(lang) for lang in text.LANGS},
         "glance": glance.as_data(),
     }
@@ -142,11 +148,13 @@ TEMPLATE = """
   <div class="pv-main">
     <div id="pv-notice" class="pv-notice" role="status" hidden></div>
     <div id="pv-readout" class="pv-readout-box" role="status" aria-live="polite"></div>
+    <div id="pv-closing" class="pv-readout-box" role="status" aria-live="polite"></div>
     <div id="pv-legend" class="pv-legend-box"></div>
     <div class="pv-charts-row">
       <div class="pv-charts">{{ embed(roots.layout_charts) }}<div id="pv-lines-key" class="pv-lines-box"></div></div>
       <div class="pv-bars">{{ embed(roots.layout_bars) }}<div id="pv-bars-key" class="pv-bars-key"></div></div>
     </div>
+    <div id="pv-places" class="pv-readout-box"></div>
     <details id="pv-ops" class="pv-ops-details"><summary id="pv-ops-summary">{{ ops_title }}</summary>
       <label class="pv-ops-rank"><span id="pv-ops-rank-label">{{ ops_rank }}</span>
         <select id="pv-ops-rank" aria-labelledby="pv-ops-rank-label"><option value="0">0</option></select></label>
@@ -180,6 +188,7 @@ DIV_LAYOUTS = {
     "tagline": "<h2 style='margin:4px 0'>pipeviz</h2>{text}",
     "unit_label": "<b>{text}</b>",
     "costs_note": "{text}",
+    "encoder_label": "<b>{text}</b>",
     "own_note": "{text}",
     "placement_label": "<b>{text}</b>",
 }
@@ -190,10 +199,12 @@ def widget_texts(lang: str) -> dict:
     built with them, and its JavaScript relabels the models with them when the reader
     switches language."""
     t = lambda key: template(key, lang)  # noqa: E731
-    out: dict = {key: {"title": t(FIELDS[key].label_key)} for key in ("P", "m", "V", "tf", "tb", "tw", "comm", "tfb")}
+    out: dict = {key: {"title": t(FIELDS[key].label_key)} for key in ("P", "m", "V", "tf", "tb", "tw", "comm", "tfb", "ef", "eb")}
     out["schedule"] = {"labels": [f"{t(f'sched.{n}.title')}: {t(f'sched.{n}.summary')}" for n in NAMES]}
-    for key in ("unit", "lang", "placement"):
+    for key in ("unit", "lang", "placement", "encoder"):
         out[key] = {"labels": [t(f"choice.{key}.{c}") for c in FIELDS[key].choices]}
+    for key in ("frozen", "balance"):  # a one-box CheckboxGroup: its label names the box (Checkbox's does not)
+        out[key] = {"labels": [t(FIELDS[key].label_key)]}
     # Your own order (view/own_order.py): the box, its switch, "Edit this schedule".
     out["order"] = {"title": t("field.order"), "placeholder": t("own.placeholder")}
     out["custom"] = {"label": t("field.custom")}
@@ -204,7 +215,8 @@ def widget_texts(lang: str) -> dict:
                      "options": [["", t("preset.prompt")], *([p, t(f"preset.{p}")] for p in PRESETS)]}
     out["costs-toggle"] = {"label": t("costs.title")}
     for name, key in (("tagline", "app.tagline"), ("unit_label", "field.unit"), ("costs_note", "costs.note"),
-                      ("own_note", "own.note"), ("placement_label", "field.placement")):
+                      ("own_note", "own.note"), ("placement_label", "field.placement"),
+                      ("encoder_label", "field.encoder")):
         out[name] = {"text": DIV_LAYOUTS[name].replace("{text}", escape(t(key)))}
     return out
 
@@ -229,6 +241,13 @@ def widgets(cfg: Config, lang: str) -> dict:
     def choice(key: str, value: str, **kw) -> RadioGroup | RadioButtonGroup:
         return kw.pop("cls", RadioButtonGroup)(active=FIELDS[key].choices.index(value), name=key, **texts[key], **kw)
 
+    def float_slider(key: str, value: float) -> Slider:
+        f = FIELDS[key]
+        return Slider(start=f.low, end=f.high, step=f.step, value=value, sizing_mode="stretch_width", name=key,
+                      **texts[key])
+
+    enc = cfg.encoder
+
     return dict(
         schedule=choice(
             "schedule", cfg.schedule, cls=RadioGroup, sizing_mode="stretch_width",
@@ -238,6 +257,11 @@ def widgets(cfg: Config, lang: str) -> dict:
         tf=spinner("tf", c.tf), tb=spinner("tb", c.tb), tw=spinner("tw", c.tw), comm=spinner("comm", c.comm),
         tfb=spinner("tfb", c.tfb or 0.0),
         unit=choice("unit", FIELDS["unit"].default), lang=choice("lang", lang),
+        balance=CheckboxGroup(active=[0] if cfg.balance is not None else [], name="balance", **texts["balance"]),
+        encoder=choice("encoder", enc.place if enc else FIELDS["encoder"].default, cls=RadioGroup),
+        ef=float_slider("ef", enc.ef if enc else FIELDS["ef"].default),
+        eb=float_slider("eb", enc.eb if enc else FIELDS["eb"].default),
+        frozen=CheckboxGroup(active=[0] if enc and enc.frozen else [], name="frozen", **texts["frozen"]),
         order=TextAreaInput(value="", rows=8, max_length=MAX_TEXT, sizing_mode="stretch_width", name="order",
                             stylesheets=[InlineStyleSheet(css="textarea { font-family: monospace; }")], **texts["order"]),
         placement=choice("placement", FIELDS["placement"].default, orientation="vertical", sizing_mode="stretch_width"),
@@ -268,7 +292,8 @@ def document_html(cfg: Config, lang: str, script_tags: str) -> str:
                         code="PipevizExplorer.handle(anchor.document, what, key)")
 
     for key, widget in ui.items():
-        widget.js_on_change("active" if isinstance(widget, (RadioGroup, RadioButtonGroup, Toggle)) else "value",
+        widget.js_on_change("active" if isinstance(widget, (RadioGroup, RadioButtonGroup, CheckboxGroup, Toggle))
+                            else "value",
                             callback("change", key))
     edit = Button(sizing_mode="stretch_width", name="edit", **texts["edit"])
     edit.js_on_event("button_click", callback("edit"))
@@ -289,7 +314,8 @@ def document_html(cfg: Config, lang: str, script_tags: str) -> str:
     controls = column(
         Div(sizing_mode="stretch_width", name="tagline", **texts["tagline"]),
         ui["lang"], ui["preset"], ui["schedule"], ui["P"], ui["m"], ui["V"], costs_toggle, costs_box, own_toggle, own_box,
-        Div(name="unit_label", **texts["unit_label"]), ui["unit"],
+        Div(name="unit_label", **texts["unit_label"]), ui["unit"], ui["balance"],
+        Div(name="encoder_label", **texts["encoder_label"]), ui["encoder"], ui["ef"], ui["eb"], ui["frozen"],
         name="layout_controls", sizing_mode="stretch_width",
     )
     doc = Document(title="pipeviz explorer")
@@ -312,8 +338,11 @@ def document_html(cfg: Config, lang: str, script_tags: str) -> str:
 
 def build(cfg: Config, lang: str = "en") -> str:
     """The page's HTML, opening at `cfg` (a ConfigError if the explorer cannot show it)."""
-    for key, value in (("P", cfg.P), ("m", cfg.m), ("V", cfg.V), ("tf", cfg.costs.tf), ("tb", cfg.costs.tb),
-                       ("tw", cfg.costs.tw), ("comm", cfg.costs.comm), ("tfb", cfg.costs.tfb or 0.0)):
+    checked = [("P", cfg.P), ("m", cfg.m), ("V", cfg.V), ("tf", cfg.costs.tf), ("tb", cfg.costs.tb),
+               ("tw", cfg.costs.tw), ("comm", cfg.costs.comm), ("tfb", cfg.costs.tfb or 0.0)]
+    if cfg.encoder is not None:
+        checked += [("ef", cfg.encoder.ef), ("eb", cfg.encoder.eb)]
+    for key, value in checked:
         f = FIELDS[key]
         if not f.low <= value <= f.high:
             raise ConfigError("page.range", key=key, value=value, valid=f.range_text)

@@ -100,6 +100,18 @@ def metrics_text(res: Result) -> list[str]:
     if th is not None and th.authors is not None:
         lines.append(authors_line(res))
     lines.append(f"p2p per micro-batch {mt.p2p_article} (the article's count), {mt.p2p_per_microbatch} sends between ranks")
+    if res.encoder is not None:
+        e, s = res.encoder, res.encoder.settings
+        lines.append(
+            f"encoder             {s.place}, e_f={s.ef:g} " + ("frozen" if s.frozen else f"e_b={s.eb:g}")
+            + f": makespan {e.makespan:g} (pipeline alone {e.pipeline_makespan:g}), exposed {e.exposed:g}, "
+            f"hidden {percent(e.hidden_share)} of its work, bubble filled {percent(e.bubble_filled)}")
+    if res.balance is not None:
+        b = res.balance
+        lines.append("balanced (BPipe)    " + "  ".join(
+            f"r{r}: {a:g}" + (f" (was {p:g})" if a != p else "") for r, (a, p) in
+            enumerate(zip(b.peak_microbatches, mt.peak_microbatches)))
+            + f" micro-batches resident at peak; {b.transfers:g} transfers per iteration")
     lines.append("busy / idle         " + "  ".join(f"r{r}: {b:g}/{i:g}" for r, (b, i) in enumerate(zip(mt.busy, mt.idle))))
     return lines
 

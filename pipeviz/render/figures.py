@@ -24,6 +24,7 @@ from bokeh.models import (
 from bokeh.plotting import figure
 
 from ..view.palette import (
+    BEFORE_OUTLINE,
     BUBBLE_HATCH,
     KIND_COLORS,
     MAX_CHUNKS,
@@ -46,8 +47,9 @@ SOURCES = {
     "stuck_ops": ["left", "right", "top", "bottom", "rank", "color", "x", "y", "op", "waits", "label"],  # a deadlock's stuck ops
     "labels": ["x", "y", "text", "dark"],
     "bubbles": ["left", "right", "top", "bottom", "rank", "length"],
-    "bars": ["rank", "zero", "b", "peak", "w_only", "theory"],
+    "bars": ["rank", "zero", "b", "peak", "w_only", "theory", "before"],
     "steps": ["xs", "ys", "rank", "width", "alpha"],
+    "steps_before": ["xs", "ys", "rank"],  # in flight before balancing (BPipe), dashed
 }
 
 
@@ -143,6 +145,10 @@ class Figures:
                         fill_color=KIND_COLORS[0], line_color=None)
         w_only = fig.hbar(y="rank", left="b", right="peak", height=0.6, source=source,
                           fill_color=W_ONLY_COLOR, line_color=None, name="w_only")
+        # After balancing: the bar as it stood before, as a dashed outline (shown only
+        # then): the old staircase behind the flattened one.
+        fig.hbar(y="rank", left="zero", right="before", height=0.6, source=source, fill_alpha=0,
+                 line_color=BEFORE_OUTLINE, line_dash="dashed", line_width=1.3, name="before_bars")
         fig.scatter(x="theory", y="rank", source=source, marker="diamond", size=11,
                     fill_color="white", line_color="black", line_width=1.5)
         fig.add_tools(HoverTool(name="bars_hover", renderers=[held, w_only]))
@@ -159,6 +165,8 @@ class Figures:
         fig.title.name = "over_time_title"
         fig.xaxis[0].name = "over_time_xaxis"
         fig.yaxis[0].name = "over_time_yaxis"
+        fig.multi_line(xs="xs", ys="ys", source=self.sources["steps_before"], line_width=1.2, line_dash="dashed",
+                       line_alpha=0.55, line_color={"field": "rank", "transform": self.rank_colors})
         fig.multi_line(xs="xs", ys="ys", source=self.sources["steps"], line_width="width", line_alpha="alpha",
                        line_color={"field": "rank", "transform": self.rank_colors})
         fig.xgrid.grid_line_color = None

@@ -21,6 +21,9 @@ READOUT_CSS = """
 .pv-notice.pv-info { background: #e8f4fb; border: 1px solid #b6dcf0; }
 .pv-notice.pv-warning { background: #fff4e0; border: 1px solid #f0c987; }
 .pv-notice p { margin: 4px 0; white-space: pre-wrap; }
+.pv-closing { font-size: 14px; line-height: 1.5; margin-top: 2px; }
+.pv-places-title { margin: 6px 0 2px; font-size: 14px; }
+.pv-places-note { font-size: 12px; margin: 4px 0; max-width: 60em; }
 """
 
 # The timeline's key, the in-flight lines' key and the ops table (view/glance.py), both explorers.

@@ -209,29 +209,36 @@
   }
 
   // Peak in-flight per rank, stacked (awaiting B, then awaiting W only) where the
-  // backward is split, with the closed-form value; in chunks or micro-batches.
+  // backward is split, with the closed-form value; in chunks or micro-batches. After
+  // balancing (BPipe) the bar is the peak resident and `before` the peak in flight
+  // (drawn only then; otherwise it is the bar itself).
   function inflightBars(res, unit) {
     var mt = res.metrics, th = res.theory, P = res.config.P;
     var scale = unit === C.chunksUnit ? 1.0 : 1.0 / res.order.chunksPerRank;
-    var held = mt.peakAwaitingB !== null ? mt.peakAwaitingB : mt.peakChunks;
+    var held = mt.peakAwaitingB !== null ? mt.peakAwaitingB : mt.peakChunks, peak = mt.peakChunks;
+    if (res.balance !== null) held = peak = res.balance.peakChunks;
     var out = {
       rank: new Float64Array(P), zero: new Float64Array(P), b: new Float64Array(P), peak: new Float64Array(P),
-      w_only: new Float64Array(P), theory: new Float64Array(P),
+      w_only: new Float64Array(P), theory: new Float64Array(P), before: new Float64Array(P),
     };
     for (var r = 0; r < P; r++) {
       out.rank[r] = r;
       out.b[r] = held[r] * scale;
-      out.peak[r] = mt.peakChunks[r] * scale;
+      out.peak[r] = peak[r] * scale;
       out.w_only[r] = out.peak[r] - out.b[r];
       out.theory[r] = th !== null ? th.peakChunks[r] * scale : NaN; // an order of one's own: no diamonds
+      out.before[r] = mt.peakChunks[r] * scale;
     }
     return out;
   }
 
   // Each rank's in-flight count over time as one step line: from (0, 0), hold each
-  // value until the next change, then jump.
-  function inflightSteps(res) {
-    var st = res.metrics.inflight, P = res.config.P, n = st.rank.length, i = 0;
+  // value until the next change, then jump. After balancing, the resident count, and
+  // with before = true the in-flight count it came from (no lines without balancing).
+  function inflightSteps(res, before) {
+    if (res.balance === null && before) return { xs: [], ys: [], rank: new Float64Array(0) };
+    var st = res.balance === null || before ? res.metrics.inflight : res.balance.resident;
+    var P = res.config.P, n = st.rank.length, i = 0;
     var xs = [], ys = [], rank = new Float64Array(P);
     for (var r = 0; r < P; r++) {
       var lo = i;
@@ -247,6 +254,7 @@
       ys.push(y);
       rank[r] = r;
     }
+    if (before) return { xs: xs, ys: ys, rank: rank }; // the dashed lines before balancing: one style
     var style = X.glance.lineStyle(P); // rank 0 and the last rank emphasised at large P
     return { xs: xs, ys: ys, rank: rank, width: style.width, alpha: style.alpha };
   }
@@ -271,6 +279,7 @@
     var peaks = res.metrics.peakChunks, peakTop = peaks.length ? max(peaks) : 0;
     var top = Math.max(peakTop, res.theory !== null ? max(res.theory.peakChunks) : 0, 1);
     if (unit !== C.chunksUnit) top /= chunks;
+    var balanced = res.balance !== null;
     var out = {
       x_range: { start: full[0], end: full[1], reset_start: full[0], reset_end: full[1] },
       y_range: { start: P - 0.5, end: -0.5, reset_start: P - 0.5, reset_end: -0.5 },
@@ -279,13 +288,16 @@
       timeline: { height: height },
       inflight: { height: height },
       w_only: { visible: res.order.hasW },
+      before_bars: { visible: balanced },
       bars_x_range: { start: 0, end: top * 1.15 },
-      bars_xaxis: { axis_label: T.fill('axis.peak', lang, { unit: T.template('choice.unit.' + unit, lang) }) },
+      bars_xaxis: {
+        axis_label: T.fill(balanced ? 'axis.peak_resident' : 'axis.peak', lang, { unit: T.template('choice.unit.' + unit, lang) }),
+      },
       over_time_y_range: { start: 0, end: Math.max(peakTop, 0) * 1.08 + 0.5 },
       over_time_yaxis: { axis_label: T.template(chunks > 1 ? 'axis.inflight_chunks' : 'axis.inflight', lang) },
       rank_colors: { high: Math.max(P - 1, 1) },
     };
-    return Object.assign(out, texts(lang));
+    return Object.assign(out, texts(lang), balanced ? JSON.parse(JSON.stringify(DATA.balancedTexts[lang])) : {});
   }
 
   // The figures' fixed words in `lang` (columns.texts, sent as data).
@@ -302,6 +314,7 @@
         bubbles: bubbles(res),
         bars: inflightBars(res, unit),
         steps: inflightSteps(res),
+        steps_before: inflightSteps(res, true),
       },
       props: props(res, unit, lang),
     };

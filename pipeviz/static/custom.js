@@ -192,7 +192,7 @@
   function result(cfg, placement, order, tl, extra) {
     return Object.assign({
       config: cfg, schedule: ENTRIES[placement], order: order, timeline: tl, metrics: E.measure(tl), theory: null,
-      placement: placement, deadlock: null, stuck: null, bubbleAgrees: false, steadyAgrees: false, peakAgrees: false,
+      placement: placement, encoder: null, balance: null, deadlock: null, stuck: null, bubbleAgrees: false, steadyAgrees: false, peakAgrees: false,
     }, extra || {});
   }
 

@@ -110,11 +110,18 @@
     return value;
   }
 
-  // Config(schedule, P, m, V, costs, G): the Costs come checked (Python builds them first).
-  function config(schedule, P, m, V, c, G) {
-    var cfg = { schedule: schedule, P: P, m: m, V: V, costs: c, G: G === undefined ? null : G };
+  // Config(schedule, P, m, V, costs, G, encoder, balance): the Costs come checked
+  // (Python builds them first), and so does the encoder (E.Encoder, encoder.js).
+  function config(schedule, P, m, V, c, G, encoder, balance) {
+    var cfg = { schedule: schedule, P: P, m: m, V: V, costs: c, G: G === undefined ? null : G,
+      encoder: encoder === undefined ? null : encoder, balance: balance === undefined ? null : balance };
     ['P', 'm', 'V'].forEach(function (name) { whole(name, cfg[name], 1); });
     if (cfg.G !== null) whole('G', cfg.G, 1);
+    var self = root.PipevizEngine; // encoder.js and balance.js add to it
+    if (cfg.encoder !== null && !(cfg.encoder instanceof self.Encoder)) {
+      throw configError('config.encoder', { value: FMT.str(cfg.encoder) });
+    }
+    self.checkMode(cfg.balance);
     return cfg;
   }
 
@@ -618,9 +625,11 @@
   }
 
   // Time `order` with costs `c` (or with the given per-op durations): a timeline
-  // {order, costs, start, end, deps, makespan}.
-  function simulate(order, c, dur) {
-    validate(order);
+  // {order, costs, start, end, deps, makespan}. check === false skips `validate` for
+  // an order its builder vouches for (encoder.js times a pipeline with only some
+  // encoder ops while placing the rest).
+  function simulate(order, c, dur, check) {
+    if (check !== false) validate(order);
     var deps = dependencies(order, c.comm);
     if (dur === undefined || dur === null) dur = opDurations(order, c);
     var N = order.nOps, start = new Float64Array(N), end = new Float64Array(N);
@@ -1008,16 +1017,25 @@
     return true;
   }
 
-  // Result: {config, schedule, order, timeline, metrics, theory} and the agreement
+  // Result: {config, schedule, order, timeline, metrics, theory, encoder, balance} and the agreement
   // flags bubbleAgrees, steadyAgrees, peakAgrees.
   function run(cfg) {
     var spec = check(cfg);
     var order = spec.generate(cfg);
     var timeline = simulate(order, cfg.costs);
-    var metrics = measure(timeline);
     var theory = spec.closedForm(cfg);
+    var self = root.PipevizEngine, enc = null;
+    if (cfg.encoder !== null) { // the encoder's ops join the ranks' orders; one simulator times them
+      enc = self.withEncoder(timeline, cfg.encoder);
+      order = enc.order;
+      timeline = enc.timeline;
+      theory = Object.assign({}, theory, { bubbleExact: false, steadyExact: false, caveat: self.encoderCaveat() });
+    }
+    var metrics = measure(timeline);
+    var balance = cfg.balance !== null ? self.bpipe(timeline, metrics) : null;
     return {
       config: cfg, schedule: spec, order: order, timeline: timeline, metrics: metrics, theory: theory,
+      encoder: enc, balance: balance,
       bubbleAgrees: close(metrics.bubbleFraction, theory.bubble.toNumber()),
       steadyAgrees: close(metrics.steadyBubbleFraction, theory.steadyBubble.toNumber()),
       peakAgrees: sameInts(metrics.peakChunks, theory.peakChunks),
@@ -1034,14 +1052,14 @@
     // simulator and metrics
     opDurations: opDurations, describeOp: describeOp, validate: validate, dependencies: dependencies,
     makespan: makespan,
-    simulate: simulate, measure: measure, idleIntervals: idleIntervals, inflight: inflight,
+    simulate: simulate, measure: measure, idleIntervals: idleIntervals, inflight: inflight, sum: sum,
     p2pPerMicrobatch: p2pPerMicrobatch, p2pArticle: p2pArticle,
     // closed forms
     Fraction: Fraction, fraction: fr, exact: exact, costFractions: costFractions, idleFraction: idleFraction,
     commCaveat: commCaveat, uniformCaveat: uniformCaveat, fractionText: fractionText, closedForm: closedForm,
     fillDrain: fillDrain,
     // configuration, registry, run
-    costs: costs, config: config, SCHEDULES: SCHEDULES, NAMES: NAMES, modules: modules, register: register,
+    costs: costs, checkCost: checkCost, config: config, SCHEDULES: SCHEDULES, NAMES: NAMES, modules: modules, register: register,
     get: get, check: check, run: run,
     // errors
     PipevizError: PipevizError, configError: configError, orderError: orderError, errorText: errorText,

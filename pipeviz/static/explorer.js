@@ -30,7 +30,7 @@
   var DATA = root.PIPEVIZ_DATA;
   var FIELDS = X.fields.FIELDS;
   var ENGINE_FIELDS = DATA.rules.engineFields;
-  var SOURCES = ['ops', 'fb_halves', 'stuck_ops', 'labels', 'bubbles', 'bars', 'steps'];
+  var SOURCES = ['ops', 'fb_halves', 'stuck_ops', 'labels', 'bubbles', 'bars', 'steps', 'steps_before'];
   var CACHE_SIZE = 16; // engine results kept, as app.run_cached keeps 64 (they are larger here)
 
   function byId(id) { return root.document.getElementById(id); }
@@ -54,8 +54,9 @@
   }
 
   function configKey(cfg) {
-    var c = cfg.costs;
-    return JSON.stringify([cfg.schedule, cfg.P, cfg.m, cfg.V, cfg.G, c.tf, c.tb, c.tw, c.comm, c.tfb]);
+    var c = cfg.costs, e = cfg.encoder;
+    return JSON.stringify([cfg.schedule, cfg.P, cfg.m, cfg.V, cfg.G, c.tf, c.tb, c.tw, c.comm, c.tfb,
+      e && [e.ef, e.eb, e.place, e.frozen], cfg.balance]);
   }
 
   function Explorer(doc) {
@@ -76,6 +77,7 @@
     this.laterPending = false;
     this.cache = new Map();
     this.tableRows = [null, []];
+    this.placesRows = [null, []]; // the encoder's placements compared (view/closing.py)
     this.drawn = {}; // source name -> what its columns were computed from
     this.window = null; // the timeline's zoom [x0, x1], null at the full view
     this.written = {}; // element id -> the HTML last written there
@@ -86,7 +88,8 @@
   Explorer.prototype.read = function (name) {
     var f = FIELDS.get(name), w = this.widgets.get(name);
     if (f.kind === 'choice') return f.choices[w.active];
-    if (f.kind === 'bool') return w.active;
+    // A one-box CheckboxGroup (frozen, balance) or a Toggle (custom).
+    if (f.kind === 'bool') return Array.isArray(w.active) ? w.active.indexOf(0) >= 0 : w.active;
     return w.value;
   };
 
@@ -98,7 +101,7 @@
       var f = FIELDS.get(name), w = self.widgets.get(name), v = self.values[name];
       if (!w) return;
       if (f.kind === 'choice') w.active = f.choices.indexOf(v);
-      else if (f.kind === 'bool') w.active = v;
+      else if (f.kind === 'bool') w.active = Array.isArray(w.active) ? (v ? [0] : []) : v;
       else w.value = v;
     });
   };
@@ -197,6 +200,7 @@
       this.result = res;
       this.draw(res, lang);
       this.setHtml('pv-readout', X.readouts.readoutHtml(X.readouts.readoutValues(res), lang));
+      this.setHtml('pv-closing', X.closing.closingHtml(X.closing.closingValues(res), lang));
       X.glance.drawn(this, res, lang); // the timeline's key, the ops table, the preset menu
     }
     if (this.shownLang !== lang) this.relabel(lang);
@@ -249,7 +253,7 @@
     var view = X.columns.figureView(res, unit, lang, px);
     var from = {
       ops: [res, px, null], fb_halves: [res, px, null], stuck_ops: [res, lang], labels: [res, px, null], bubbles: [res],
-      bars: [res, unit], steps: [res],
+      bars: [res, unit], steps: [res], steps_before: [res],
     };
     this.window = null; // the view's x_range opens at the full view
     SOURCES.forEach(function (name) {
@@ -333,8 +337,13 @@
         var own = res.theory === null ? res : null;
         this.tableRows = [res, X.readouts.tableValues(res.config, function (cfg) { return self.run(cfg); }, own)];
       }
+      if (this.placesRows[0] !== res) { // an order of one's own has no placements to compare
+        this.placesRows = [res, res.theory === null ? []
+          : X.closing.placementsValues(res.config, function (cfg) { return self.run(cfg); })];
+      }
       this.setHtml('pv-table', X.readouts.tableHtml(this.tableRows[1], lang));
-      this.setHtml('pv-bars-key', X.readouts.barsKeyHtml(res.order.hasW, lang));
+      this.setHtml('pv-bars-key', X.readouts.barsKeyHtml(res.order.hasW, lang, res.balance !== null));
+      this.setHtml('pv-places', X.closing.placementsHtml(this.placesRows[1], lang));
     }
     this.writeUrl();
   };

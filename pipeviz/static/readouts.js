@@ -137,12 +137,19 @@
     });
   }
 
-  // What the in-flight bars show, under them.
-  function barsKeyHtml(hasW, lang) {
+  // What the in-flight bars show, under them (after balancing: resident, and the
+  // bars as they stood before as dashed outlines).
+  function barsKeyHtml(hasW, lang, balanced) {
     var item = function (color, key) { return compose('swatch', { color: color }) + T.template(key, lang); };
-    var items = hasW
-      ? [item(PALETTE.kindColors[0], 'key.awaiting_b'), item(PALETTE.wOnlyColor, 'key.awaiting_w')]
-      : [item(PALETTE.kindColors[0], 'key.in_flight')];
+    var items;
+    if (balanced) {
+      items = [item(PALETTE.kindColors[0], 'key.resident'),
+        compose('swatch_outline', { color: PALETTE.beforeOutline }) + T.template('key.before', lang)];
+    } else if (hasW) {
+      items = [item(PALETTE.kindColors[0], 'key.awaiting_b'), item(PALETTE.wOnlyColor, 'key.awaiting_w')];
+    } else {
+      items = [item(PALETTE.kindColors[0], 'key.in_flight')];
+    }
     items.push('&#9671; ' + T.template('key.closed_form', lang));
     return compose('key', { items: items.join(' &nbsp; ') });
   }

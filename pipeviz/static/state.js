@@ -7,7 +7,9 @@
  *   1. V and the schedule: a schedule with a fixed V keeps it. Moving V above 1 on
  *      the schedule that has an interleaved form (PIPEVIZ_DATA.rules.vStep) moves to
  *      it; the interleaved form at V = 1 says it is the plain one.
- *   2. m: where the schedule refuses m, m moves to the nearest value it accepts.
+ *   2. the encoder: moving e_f, e_b or frozen with no encoder runs it in the bubbles
+ *      (PIPEVIZ_DATA.closing: the knobs, the "none" value and the placement).
+ *   3. m: where the schedule refuses m, m moves to the nearest value it accepts.
  */
 (function (root) {
   'use strict';
@@ -17,11 +19,18 @@
   var X = root.PipevizExplorer;
   var RULES = root.PIPEVIZ_DATA.rules;
   var ONE_CHUNK = RULES.vStep[0], INTERLEAVED = RULES.vStep[1];
+  var CLOSING = root.PIPEVIZ_DATA.closing;
 
   // The engine configuration a state shows (state.config).
   function config(state) {
-    return E.config(state.schedule, state.P, state.m, state.V,
-                    E.costs(state.tf, state.tb, state.tw, state.comm, state.tfb || null));
+    return E.config(state.schedule, state.P, state.m, state.V, E.costs(state.tf, state.tb, state.tw, state.comm, state.tfb || null), null,
+                    encoderOf(state), state.balance ? CLOSING.modes[0] : null);
+  }
+
+  // The encoder a state runs: none, or e_f, e_b, placement and frozen (state.encoder_of).
+  function encoderOf(state) {
+    var place = state[CLOSING.field];
+    return place === CLOSING.none ? null : new E.Encoder(state.ef, state.eb, place, state.frozen);
   }
 
   // The ConfigError that keeps the state from being shown, or null.
@@ -94,6 +103,11 @@
     } else if (name === INTERLEAVED && V === 1 && (has(changed, 'V') || has(changed, 'schedule'))) {
       notes.push(T.msg('rule.interleaved_v1', {}));
     }
+    var knob = CLOSING.knobs.some(function (k) { return has(changed, k); });
+    if (state[CLOSING.field] === CLOSING.none && knob && !has(changed, CLOSING.field)) {
+      state[CLOSING.field] = CLOSING.on;
+      notes.push(T.msg('rule.encoder_on', {}));
+    }
     var error = problem(state);
     if (error !== null) {
       var m = nearestM(state);
@@ -119,5 +133,5 @@
     return null;
   }
 
-  X.state = { config: config, problem: problem, normalize: normalize, nearestM: nearestM, readOrder: readOrder };
+  X.state = { config: config, encoderOf: encoderOf, problem: problem, normalize: normalize, nearestM: nearestM, readOrder: readOrder };
 })(typeof window !== 'undefined' ? window : globalThis);

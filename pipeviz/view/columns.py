@@ -142,12 +142,17 @@ def bubbles(res: Result) -> dict[str, np.ndarray]:
 
 def inflight_bars(res: Result, unit: str) -> dict[str, np.ndarray]:
     """Peak in-flight per rank, stacked (awaiting B, then awaiting W only) where the
-    backward is split, with the closed-form value; in chunks or micro-batches."""
+    backward is split, with the closed-form value; in chunks or micro-batches. After
+    balancing (BPipe) the bar is the peak resident and `before` the peak in flight
+    (drawn only then; otherwise it is the bar itself)."""
     mt, th = res.metrics, res.theory
     scale = 1.0 if unit == CHUNKS else 1.0 / res.order.chunks_per_rank
     peak = mt.peak_chunks * scale
     held_b = (mt.peak_awaiting_b if mt.peak_awaiting_b is not None else mt.peak_chunks) * scale
     P = res.config.P
+    before = peak.astype(np.float64)
+    if res.balance is not None:
+        peak = held_b = res.balance.peak_chunks * scale
     return {
         "rank": np.arange(P, dtype=np.float64),
         "zero": np.zeros(P),
@@ -156,15 +161,22 @@ def inflight_bars(res: Result, unit: str) -> dict[str, np.ndarray]:
         "w_only": (peak - held_b).astype(np.float64),
         # An order of one's own has no closed form: no diamonds.
         "theory": (th.peak_chunks * scale).astype(np.float64) if th is not None else np.full(P, np.nan),
+        "before": before,
     }
 
 
-def inflight_steps(res: Result) -> dict:
+def inflight_steps(res: Result, before: bool = False) -> dict:
     """Each rank's in-flight count over time as one step line (a multi_line path per
     rank, which draws far faster than a segment per step): from (0, 0), hold each
-    value until the next change, then jump."""
-    steps = res.metrics.inflight
+    value until the next change, then jump. After balancing, the resident count, and
+    with before=True the in-flight count it came from (no lines without balancing)."""
     P = res.config.P
+    if res.balance is None:
+        if before:
+            return {"xs": [], "ys": [], "rank": np.zeros(0)}
+        steps = res.metrics.inflight
+    else:
+        steps = res.metrics.inflight if before else res.balance.resident
     bounds = np.searchsorted(steps.rank, np.arange(1, P))  # steps are rank-major
     xs, ys = [], []
     for t, v in zip(np.split(steps.time, bounds), np.split(steps.value, bounds)):
@@ -172,7 +184,8 @@ def inflight_steps(res: Result) -> dict:
         v = np.concatenate([[0.0], v.astype(np.float64)])
         xs.append(np.repeat(t, 2)[1:])  # t0, t1, t1, t2, t2, ..., tk, tk
         ys.append(np.repeat(v, 2)[:-1])  # v0, v0, v1, v1, ..., v(k-1), vk
-    return {"xs": xs, "ys": ys, "rank": np.arange(P, dtype=np.float64), **glance.line_style(P)}
+    out = {"xs": xs, "ys": ys, "rank": np.arange(P, dtype=np.float64)}
+    return out if before else {**out, **glance.line_style(P)}  # the dashed lines before balancing: one style
 
 
 def timeline_height(P: int) -> int:
@@ -190,6 +203,7 @@ def props(res: Result, unit: str, lang: str) -> dict:
     if unit != CHUNKS:
         top /= chunks
     in_flight = "axis.inflight_chunks" if chunks > 1 else "axis.inflight"
+    balanced = res.balance is not None
     return {
         "x_range": {"start": x0, "end": x1, "reset_start": x0, "reset_end": x1},
         "y_range": {"start": P - 0.5, "end": -0.5, "reset_start": P - 0.5, "reset_end": -0.5},
@@ -198,12 +212,23 @@ def props(res: Result, unit: str, lang: str) -> dict:
         "timeline": {"height": height},
         "inflight": {"height": height},
         "w_only": {"visible": res.order.has_w},
+        "before_bars": {"visible": balanced},
         "bars_x_range": {"start": 0, "end": top * 1.15},
-        "bars_xaxis": {"axis_label": fill("axis.peak", lang, unit=template(f"choice.unit.{unit}", lang))},
+        "bars_xaxis": {"axis_label": fill("axis.peak_resident" if balanced else "axis.peak", lang,
+                                          unit=template(f"choice.unit.{unit}", lang))},
         "over_time_y_range": {"start": 0, "end": float(res.metrics.peak_chunks.max(initial=0)) * 1.08 + 0.5},
         "over_time_yaxis": {"axis_label": template(in_flight, lang)},
         "rank_colors": {"high": max(P - 1, 1)},
         **texts(lang),
+        **(balanced_texts(lang) if balanced else {}),
+    }
+
+
+def balanced_texts(lang: str) -> dict:
+    """The in-flight views' titles after balancing (they replace `texts`' own)."""
+    return {
+        "inflight_title": {"text": template("title.resident", lang)},
+        "over_time_title": {"text": template("title.resident_over_time", lang)},
     }
 
 
@@ -228,7 +253,7 @@ def texts(lang: str) -> dict:
                                        [t("axis.time"), "@left{0.[000]} → @right{0.[000]}"]]},
         "bars_hover": {"tooltips": [[t("axis.rank"), "@rank"], [t("hover.peak"), "@peak{0.[00]}"],
                                     [t("key.awaiting_b"), "@b{0.[00]}"], [t("key.awaiting_w"), "@w_only{0.[00]}"],
-                                    [t("key.closed_form"), "@theory{0.[00]}"]]},
+                                    [t("key.closed_form"), "@theory{0.[00]}"], [t("key.before"), "@before{0.[00]}"]]},
     }
 
 
@@ -243,6 +268,7 @@ def figure_view(res: Result, unit: str = "micro-batches", lang: str = "en", plot
             "bubbles": bubbles(res),
             "bars": inflight_bars(res, unit),
             "steps": inflight_steps(res),
+            "steps_before": inflight_steps(res, before=True),
         },
         "props": props(res, unit, lang),
     }
@@ -255,6 +281,7 @@ strings({
     "axis.time": ("time", "时间"),
     "axis.rank": ("rank", "rank"),
     "axis.peak": ("peak in flight ({unit})", "在途激活峰值（{unit}）"),
+    "axis.peak_resident": ("peak resident ({unit})", "留在本卡的峰值（{unit}）"),
     "axis.inflight": ("in flight", "在途激活"),
     "axis.inflight_chunks": ("in flight (chunks)", "在途激活（块）"),
     "kind.F": ("forward", "前向"),
@@ -274,4 +301,11 @@ strings({
     "key.awaiting_w": ("awaiting W only", "只等 W"),
     "key.in_flight": ("in flight", "在途"),
     "key.closed_form": ("closed form", "闭式公式"),
+    "key.before": ("in flight before balancing", "均衡前的在途激活"),
+    "key.resident": ("resident after balancing", "均衡后留在本卡的激活"),
+    "title.resident": ("Peak resident, balanced (BPipe)", "均衡后（BPipe）的激活峰值"),
+    "title.resident_over_time": (
+        "Resident activations over time, balanced (solid; dashed: in flight before; dark = rank 0)",
+        "均衡后留在本卡的激活随时间变化（实线；虚线是均衡前的在途激活；最深的是 rank 0）",
+    ),
 })

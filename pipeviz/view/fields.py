@@ -20,6 +20,7 @@ import re
 from dataclasses import dataclass
 from urllib.parse import parse_qsl, quote
 
+from ..encoder import PLACES as ENCODER_PLACES
 from ..registry import NAMES
 from ..text import Msg, msg, strings
 
@@ -58,6 +59,7 @@ class Field:
 
 
 FIELDS: dict[str, Field] = {}
+NO_ENCODER = "none"  # the encoder field's value for no encoder
 
 
 def register(*fields: Field) -> None:
@@ -80,6 +82,13 @@ register(
     Field(name="tfb", kind="float", default=0.0, low=0, high=1000, step=0.1),
     Field(name="unit", kind="choice", default="micro-batches", choices=("micro-batches", "chunks")),
     Field(name="lang", kind="choice", default="en", choices=("en", "zh")),
+    # The article's closing section: an encoder in the bubbles (pipeviz.encoder) and
+    # activation balancing (pipeviz.balance). encoder=none runs no encoder.
+    Field(name="encoder", kind="choice", default=NO_ENCODER, choices=(NO_ENCODER, *ENCODER_PLACES)),
+    Field(name="ef", kind="float", default=0.5, low=0.1, high=50, step=0.1),
+    Field(name="eb", kind="float", default=1.0, low=0.1, high=50, step=0.1),
+    Field(name="frozen", kind="bool", default=False),
+    Field(name="balance", kind="bool", default=False),
 )
 
 
@@ -104,15 +113,20 @@ def preset(name: str, **values) -> None:
 
 
 _COSTS = dict(tf=1.0, tb=1.0, tw=1.0, comm=0.0, tfb=0.0)
+_PLAIN = dict(encoder="none", balance=False)  # the sections before the closing one
 # Named after the article's sections, in its order; the last is the Zero Bubble
 # paper's measured GPT stage (ms, P=8, m=24).
-preset("article", schedule="1f1b", P=4, m=8, V=1, unit="micro-batches", **_COSTS)
-preset("drag-v", schedule="interleaved", P=4, m=8, V=2, unit="micro-batches", **_COSTS)
-preset("staircase", schedule="interleaved", P=8, m=16, V=2, unit="chunks", **_COSTS)
-preset("gpipe-memory", schedule="gpipe", P=4, m=8, V=1, unit="micro-batches", **_COSTS)
-preset("zero-bubble", schedule="zb-h1", P=4, m=8, V=1, unit="micro-batches", **_COSTS)
+preset("article", schedule="1f1b", P=4, m=8, V=1, unit="micro-batches", **_COSTS, **_PLAIN)
+preset("drag-v", schedule="interleaved", P=4, m=8, V=2, unit="micro-batches", **_COSTS, **_PLAIN)
+preset("staircase", schedule="interleaved", P=8, m=16, V=2, unit="chunks", **_COSTS, **_PLAIN)
+preset("gpipe-memory", schedule="gpipe", P=4, m=8, V=1, unit="micro-batches", **_COSTS, **_PLAIN)
+preset("zero-bubble", schedule="zb-h1", P=4, m=8, V=1, unit="micro-batches", **_COSTS, **_PLAIN)
+# The closing section: fill the bubbles with an encoder, flatten the staircase.
+preset("encoder", schedule="1f1b", P=4, m=8, V=1, unit="micro-batches", **_COSTS, encoder="bubbles", ef=0.5,
+       eb=1.0, frozen=False, balance=False)
+preset("bpipe", schedule="1f1b", P=8, m=8, V=1, unit="micro-batches", **_COSTS, encoder="none", balance=True)
 preset("gpt", P=8, m=24, tf=18.5, tb=18.1, tw=9.3, comm=0.6, tfb=0.0)
-preset("deepseek", schedule="dualpipe-v", P=4, m=10, V=2, unit="chunks", **_COSTS)  # DeepSeek's figure
+preset("deepseek", schedule="dualpipe-v", P=4, m=10, V=2, unit="chunks", **_COSTS, **_PLAIN)  # DeepSeek's figure
 
 _NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")  # ASCII digits only
 
@@ -226,6 +240,17 @@ strings({
     "field.tfb": ("t_fb (overlapped F&B; 0: t_f+t_b+t_w)", "t_fb（重叠的前向与反向；0 即 t_f+t_b+t_w）"),
     "field.unit": ("In-flight bars in", "在途激活的单位"),
     "field.lang": ("Language", "语言"),
+    "field.encoder": ("Encoder (independent work, e.g. a vision tower)", "编码器（独立的计算，比如视觉编码器）"),
+    "field.ef": ("e_f (encoder forward per micro-batch)", "e_f（每个微批次的编码器前向）"),
+    "field.eb": ("e_b (encoder backward per micro-batch)", "e_b（每个微批次的编码器反向）"),
+    "field.frozen": ("frozen encoder (no backward)", "冻结编码器（没有反向）"),
+    "field.balance": ("Balance activations (pair rank r with rank P-1-r)", "均衡在途激活（rank r 与 rank P-1-r 配对）"),
+    "choice.encoder.none": ("none", "无"),
+    "choice.encoder.stage0": ("part of stage 0", "并入第 0 段"),
+    "choice.encoder.separate": ("separate: before and after the pipeline", "单独跑：流水线之前和之后"),
+    "choice.encoder.bubbles": ("in the bubbles", "塞进气泡"),
+    "preset.encoder": ("Fill the bubbles: an encoder beside 1F1B", "填气泡：1F1B 旁边的编码器"),
+    "preset.bpipe": ("Flatten the staircase: BPipe, P=8", "压平阶梯：BPipe，P=8"),
     "choice.unit.micro-batches": ("micro-batches", "微批次"),
     "choice.unit.chunks": ("chunks", "块"),
     "choice.lang.en": ("English", "English"),

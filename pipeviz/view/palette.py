@@ -31,6 +31,7 @@ DISPLAY_KIND = np.zeros(len(KIND_NAMES), dtype=np.int64)
 DISPLAY_KIND[[F, B, I, W, FB, EF, EB]] = [0, 1, 1, 2, 0, 3, 3]
 W_ONLY_COLOR = "#bfe1f6"  # W's hue, light: chunks holding only what W needs
 BUBBLE_HATCH = "#6b6b6b"
+BEFORE_OUTLINE = "#333333"  # after balancing: the bars as they stood before, dashed
 # Cividis-like, dark = rank 0: the staircase reads top to bottom. It stops where the
 # lightest line still has 3:1 contrast on white (the last rank's line is drawn thick).
 RANK_PALETTE = ("#00204d", "#00336f", "#39486b", "#575c6d", "#707173", "#8a8779")
@@ -86,6 +87,7 @@ def as_data() -> dict:
         "chunkPalettes": [chunk_palette(n) for n in range(1, MAX_CHUNKS + 1)],
         "labelPalettes": [label_palette(n) for n in range(1, MAX_CHUNKS + 1)],
         "kindColors": list(KIND_COLORS), "displayNames": list(DISPLAY_NAMES), "displayKind": DISPLAY_KIND.tolist(),
-        "wOnlyColor": W_ONLY_COLOR, "bubbleHatch": BUBBLE_HATCH, "rankPalette": list(RANK_PALETTE),
+        "wOnlyColor": W_ONLY_COLOR, "bubbleHatch": BUBBLE_HATCH, "beforeOutline": BEFORE_OUTLINE,
+        "rankPalette": list(RANK_PALETTE),
         "maxChunks": MAX_CHUNKS,
     }

@@ -19,7 +19,7 @@ from ..errors import ConfigError
 from ..registry import NAMES, SCHEDULES
 from ..text import Msg, fill, strings, template
 from . import own_order
-from .palette import KIND_COLORS, W_ONLY_COLOR
+from .palette import BEFORE_OUTLINE, KIND_COLORS, W_ONLY_COLOR
 
 # Markup with {slots} for HTML that is already built (never for raw text).
 LAYOUTS = {
@@ -31,6 +31,7 @@ LAYOUTS = {
     "verdict": '<span class="pv-{cls}">{text}</span>',
     "sep": " · ",
     "swatch": '<span class="pv-swatch" style="background:{color}"></span>',
+    "swatch_outline": '<span class="pv-swatch" style="border:1px dashed {color};box-sizing:border-box"></span>',
     "key": '<div class="pv-key">{items}</div>',
     "table": (
         '<div class="pv-table-box"><table class="pv-table"><thead><tr>{head}</tr></thead>'
@@ -170,13 +171,19 @@ def own_readout_html(v: dict, lang: str) -> str:
                    summary=summary_html(v, lang))
 
 
-def bars_key_html(has_w: bool, lang: str = "en") -> str:
-    """What the in-flight bars show, under them."""
+def bars_key_html(has_w: bool, lang: str = "en", balanced: bool = False) -> str:
+    """What the in-flight bars show, under them (after balancing: resident, and a
+    tick where the bar stood before)."""
     def item(color: str, key: str) -> str:
         return compose("swatch", color=color) + template(key, lang)
 
-    items = [item(KIND_COLORS[0], "key.awaiting_b"), item(W_ONLY_COLOR, "key.awaiting_w")] if has_w else [
-        item(KIND_COLORS[0], "key.in_flight")]
+    if balanced:
+        items = [item(KIND_COLORS[0], "key.resident"),
+                 compose("swatch_outline", color=BEFORE_OUTLINE) + template("key.before", lang)]
+    elif has_w:
+        items = [item(KIND_COLORS[0], "key.awaiting_b"), item(W_ONLY_COLOR, "key.awaiting_w")]
+    else:
+        items = [item(KIND_COLORS[0], "key.in_flight")]
     items.append("&#9671; " + template("key.closed_form", lang))
     return compose("key", items=" &nbsp; ".join(items))
 

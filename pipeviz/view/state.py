@@ -11,7 +11,9 @@ chart, and never write an invalid state to the URL.
    Interleaved at V = 1 shows 1F1B's order and numbers, and says so.
 2. An order of one's own (view/own_order.py): while it is shown, P, m and V follow
    it and the rules below do not apply; moving the schedule, P, m or V goes back.
-3. m. Where the schedule refuses m (Megatron's interleaved order needs m >= P),
+3. The encoder. Moving e_f, e_b or frozen with no encoder puts one in the bubbles:
+   a reader who drags e_f wants to see it.
+4. m. Where the schedule refuses m (Megatron's interleaved order needs m >= P),
    m moves to the nearest value it accepts, and the note gives the rule.
 """
 
@@ -19,15 +21,20 @@ from __future__ import annotations
 
 from ..config import Config
 from ..costs import Costs
+from ..encoder import Encoder
 from ..errors import ConfigError
 from ..registry import SCHEDULES, check
 from ..text import Msg, msg, strings
 from . import own_order
-from .fields import FIELDS
+from .fields import FIELDS, NO_ENCODER
 
 # The fields the engine reads (config(), and an order of one's own): a change to any
 # other field (unit, lang) redraws without running the engine.
-ENGINE_FIELDS = ("schedule", "P", "m", "V", "tf", "tb", "tw", "comm", "tfb", *own_order.OWN_FIELDS)
+ENGINE_FIELDS = ("schedule", "P", "m", "V", "tf", "tb", "tw", "comm", "tfb", "encoder", "ef", "eb", "frozen", "balance",
+                 *own_order.OWN_FIELDS)
+# Rule 3: moving one of these with no encoder runs the encoder with this placement.
+ENCODER_KNOBS = ("ef", "eb", "frozen")
+ENCODER_ON = "bubbles"
 # Rule 1's pair: V > 1 on the first is the second (1F1B is interleaved 1F1B with V = 1).
 V_STEP = ("1f1b", "interleaved")
 
@@ -35,7 +42,15 @@ V_STEP = ("1f1b", "interleaved")
 def config(state: dict) -> Config:
     """The engine configuration a state shows."""
     return Config(state["schedule"], state["P"], state["m"], state["V"],
-                  Costs(state["tf"], state["tb"], state["tw"], state["comm"], state.get("tfb") or None))
+                  Costs(state["tf"], state["tb"], state["tw"], state["comm"], state.get("tfb") or None),
+                  encoder=encoder_of(state), balance="bpipe" if state["balance"] else None)
+
+
+def encoder_of(state: dict) -> Encoder | None:
+    """The encoder a state runs: none, or e_f, e_b, placement and frozen."""
+    if state["encoder"] == NO_ENCODER:
+        return None
+    return Encoder(state["ef"], state["eb"], state["encoder"], state["frozen"])
 
 
 def problem(state: dict) -> ConfigError | None:
@@ -65,6 +80,9 @@ def normalize(state: dict, changed) -> tuple[dict, list[Msg]]:
             notes.append(msg("rule.v_kept" if by_v else "rule.v_set", name=name, V=fixed))
     elif name == V_STEP[1] and V == 1 and changed & {"V", "schedule"}:
         notes.append(msg("rule.interleaved_v1"))
+    if state["encoder"] == NO_ENCODER and changed & set(ENCODER_KNOBS) and "encoder" not in changed:
+        state["encoder"] = ENCODER_ON
+        notes.append(msg("rule.encoder_on"))
     error = problem(state)
     if error is not None:
         m = nearest_m(state)
@@ -101,4 +119,6 @@ strings({
         "V = 1 的 interleaved 1F1B 就是 1F1B：这里显示的是 1F1B 的顺序和数值",
     ),
     "rule.m_snap": ("{why}: m set to {m}", "{why}：m 已设为 {m}"),
+    "rule.encoder_on": ("the encoder now runs in the bubbles; choose its placement under Encoder",
+                        "编码器现在塞进气泡里跑；可以在“编码器”里换放置方式"),
 })

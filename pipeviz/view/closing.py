@@ -1,0 +1,191 @@
+"""Readouts of the article's closing section: an encoder in the bubbles
+(pipeviz.encoder) and activation balancing (pipeviz.balance).
+
+As in `readouts`, values first (`*_values`, compared by the parity tests), then HTML
+from the strings table and the layouts below. Both explorers show `closing_html`
+under the main readout (at once) and `placements_html` under it (with the
+comparison table, after the chart).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..balance import MODES
+from ..config import Config
+from ..encoder import PLACES
+from ..engine import Result
+from ..errors import ConfigError
+from ..order import EF
+from ..text import fill, strings, template
+from .fields import NO_ENCODER
+from .palette import DISPLAY_KIND, KIND_COLORS
+from .readouts import LAYOUTS, compose, num, pct
+
+ENCODER_COLOR = KIND_COLORS[DISPLAY_KIND[EF]]
+FIELD = "encoder"  # the explorer's field holding the placement (view/fields.py)
+
+LAYOUTS.update({
+    "closing": '<div class="pv-closing">{lines}</div>',
+    "closing_line": '<div class="pv-closing-line">{text}</div>',
+    "place_row": '<tr{current} data-place="{place}">{cells}</tr>',
+    "places": '<h4 class="pv-places-title">{title}</h4>{table}<p class="pv-places-note">{note}</p>',
+})
+
+
+def encoder_values(res: Result) -> dict | None:
+    e = res.encoder
+    if e is None:
+        return None
+    s = e.settings
+    others = max(0, res.config.m - res.config.P)
+    return {
+        "place": s.place, "frozen": s.frozen,
+        "makespan": num(e.makespan), "pipeline": num(e.pipeline_makespan), "exposed": num(e.exposed),
+        "hidden": pct(e.hidden_share), "filled": pct(e.bubble_filled),
+        "fit_f": e.in_gaps[0], "fit_b": e.in_gaps[1], "others_f": others, "others_b": 0 if s.frozen else others,
+        "rounds_f": e.rounds[0], "rounds_b": e.rounds[1],
+    }
+
+
+def balance_values(res: Result) -> dict | None:
+    b = res.balance
+    if b is None:
+        return None
+    mt = res.metrics
+    return {
+        "moved": b.moved,
+        "rank0": num(b.peak_microbatches[0]), "rank0_before": num(mt.peak_microbatches[0]),
+        "most": num(b.peak_microbatches.max()), "most_before": num(mt.peak_microbatches.max()),
+        "transfers": num(b.transfers),
+    }
+
+
+def closing_values(res: Result) -> dict:
+    return {"encoder": encoder_values(res), "balance": balance_values(res)}
+
+
+def closing_html(v: dict, lang: str = "en") -> str:
+    """The encoder's and the balancing's readout lines, or '' when neither is on."""
+    lines = []
+    e = v["encoder"]
+    if e is not None:
+        head = compose("swatch", color=ENCODER_COLOR) + fill(
+            "cl.encoder", lang, html=True, place=template(f"choice.{FIELD}.{e['place']}", lang),
+            makespan=e["makespan"], pipeline=e["pipeline"], exposed=e["exposed"], hidden=e["hidden"],
+            filled=e["filled"])
+        lines.append(head)
+        if e["place"] == "bubbles" and e["others_f"] == 0:
+            lines.append(fill("cl.fit_none", lang, html=True))
+        elif e["place"] == "bubbles":
+            key = "cl.fit_frozen" if e["frozen"] else "cl.fit"
+            lines.append(fill(key, lang, html=True, fit_f=e["fit_f"], fit_b=e["fit_b"], others_f=e["others_f"],
+                              others_b=e["others_b"], rounds_f=e["rounds_f"], rounds_b=e["rounds_b"]))
+    b = v["balance"]
+    if b is not None:
+        if b["moved"]:
+            lines.append(fill("cl.balance", lang, html=True, **{k: b[k] for k in (
+                "rank0", "rank0_before", "most", "most_before", "transfers")}))
+        else:
+            lines.append(fill("cl.balance_none", lang, html=True))
+    if not lines:
+        return ""
+    return compose("closing", lines="".join(compose("closing_line", text=x) for x in lines))
+
+
+def placements_values(cfg: Config, run: Callable[[Config], Result]) -> list[dict]:
+    """The three placements at the current settings, one row each (empty without an encoder)."""
+    if cfg.encoder is None:
+        return []
+    rows = []
+    for place in PLACES:
+        row = {"place": place, "current": place == cfg.encoder.place}
+        try:
+            e = run(cfg.replace(encoder=cfg.encoder.replace(place=place), balance=None)).encoder
+        except ConfigError as err:
+            rows.append({**row, "error": err.msg})
+            continue
+        rows.append({**row, "error": None, "makespan": num(e.makespan), "pipeline": num(e.pipeline_makespan),
+                     "exposed": num(e.exposed), "hidden": pct(e.hidden_share), "filled": pct(e.bubble_filled)})
+    return rows
+
+
+PLACES_HEAD = ("cl.th.place", "cl.th.makespan", "cl.th.pipeline", "cl.th.exposed", "cl.th.hidden", "cl.th.filled")
+
+
+def page_data() -> dict:
+    """What the page's JavaScript reads of the closing section (encoder.js, balance.js, closing.js)."""
+    from .state import ENCODER_KNOBS, ENCODER_ON
+
+    return {"places": list(PLACES), "modes": list(MODES), "field": FIELD, "none": NO_ENCODER, "on": ENCODER_ON,
+            "knobs": list(ENCODER_KNOBS), "placesHead": list(PLACES_HEAD)}
+
+
+def placements_html(rows: list[dict], lang: str = "en") -> str:
+    if not rows:
+        return ""
+    out = []
+    for row in rows:
+        cells = [compose("td", text=template(f"choice.{FIELD}.{row['place']}", lang))]
+        if row["error"] is not None:
+            cells.append(compose("td_span", span=str(len(PLACES_HEAD) - 1), text=row["error"].html(lang)))
+        else:
+            cells += [compose("td", text=row[k]) for k in ("makespan", "pipeline", "exposed", "hidden", "filled")]
+        current = ' class="pv-current" aria-current="true"' if row["current"] else ""
+        out.append(compose("place_row", current=current, place=row["place"], cells="".join(cells)))
+    head = "".join(compose("th", text=template(k, lang)) for k in PLACES_HEAD)
+    return compose("places", title=template("cl.places", lang), table=compose("table", head=head, rows="".join(out)),
+                   note=template("cl.why", lang))
+
+
+strings({
+    "cl.encoder": (
+        "Encoder ({place}): makespan <b>{makespan}</b> ({pipeline} without it) · exposed encoder time <b>{exposed}</b>"
+        " · encoder work hidden <b>{hidden}</b> · bubble filled <b>{filled}</b>",
+        "编码器（{place}）：总时长 <b>{makespan}</b>（不带编码器 {pipeline}）· 暴露在外的编码器时间 <b>{exposed}</b>"
+        " · 藏进气泡的编码器计算 <b>{hidden}</b> · 被填上的气泡 <b>{filled}</b>",
+    ),
+    "cl.fit": (
+        "in the bubbles: {fit_f} of {others_f} forwards and {fit_b} of {others_b} backwards beyond the first slots; "
+        "{rounds_f} prologue and {rounds_b} epilogue slot(s)",
+        "塞进气泡的：首轮之外的 {others_f} 个前向里 {fit_f} 个、{others_b} 个反向里 {fit_b} 个；"
+        "前面 {rounds_f} 轮、后面 {rounds_b} 轮",
+    ),
+    "cl.fit_frozen": (
+        "in the bubbles: {fit_f} of {others_f} forwards beyond the first slot (frozen: no backward, {fit_b} of "
+        "{others_b}); {rounds_f} prologue slot(s), {rounds_b} epilogue",
+        "塞进气泡的：首轮之外的 {others_f} 个前向里 {fit_f} 个（冻结：没有反向，{others_b} 个里 {fit_b} 个）；"
+        "前面 {rounds_f} 轮，后面 {rounds_b} 轮",
+    ),
+    "cl.fit_none": (
+        "m ≤ P: every encoder op runs in the first slot before or after the pipeline, as separate places it",
+        "m ≤ P：所有编码器操作都在流水线前后的首轮里，和单独跑一样",
+    ),
+    "cl.balance": (
+        "Balanced (BPipe): rank 0 keeps <b>{rank0}</b> micro-batches ({rank0_before} before); the most any rank "
+        "holds is <b>{most}</b> ({most_before} before) · <b>{transfers}</b> activation transfers per iteration "
+        "(micro-batch equivalents) · the timeline is unchanged",
+        "均衡后（BPipe）：rank 0 留 <b>{rank0}</b> 份微批次的激活（均衡前 {rank0_before}）；单卡最多 <b>{most}</b>"
+        "（均衡前 {most_before}）· 每次迭代搬运激活 <b>{transfers}</b> 次（按微批次计）· 时间线不变",
+    ),
+    "cl.balance_none": (
+        "Balanced (BPipe): nothing to move: no front rank holds more than its partner (rank P-1-r)",
+        "均衡（BPipe）：没有可搬的：前面的 rank 都不比配对的 rank P-1-r 攒得多",
+    ),
+    "cl.places": ("The three placements at these settings", "这组设置下的三种放置方式"),
+    "cl.th.place": ("encoder placement", "编码器放置"),
+    "cl.th.makespan": ("makespan", "总时长"),
+    "cl.th.pipeline": ("without the encoder", "不带编码器"),
+    "cl.th.exposed": ("exposed encoder time", "暴露的编码器时间"),
+    "cl.th.hidden": ("encoder work hidden", "藏进气泡的编码器计算"),
+    "cl.th.filled": ("bubble filled", "被填上的气泡"),
+    "cl.why": (
+        "In the bubbles only one e_f slot before the pipeline and one e_b slot after it are exposed; every other "
+        "encoder op runs in an idle gap before its forward (or after its backward). The gain shrinks when they no "
+        "longer fit: a large e_f sends forwards into further rounds before the pipeline, as separate does, and with "
+        "m ≤ P every encoder op is in the first slots, so bubbles is separate.",
+        "塞进气泡时只有流水线之前的一个 e_f 和之后的一个 e_b 暴露在外；其余编码器操作都放进它的前向之前"
+        "（或反向之后）的空闲里。放不下时收益就变小：e_f 太大时前向被挤到流水线之前的更多轮里，和单独跑一样；"
+        "m ≤ P 时所有编码器操作都在首轮里，塞进气泡就等于单独跑。",
+    ),
+})
