@@ -338,6 +338,8 @@ def document_html(cfg: Config, lang: str, script_tags: str) -> str:
 
 def build(cfg: Config, lang: str = "en") -> str:
     """The page's HTML, opening at `cfg` (a ConfigError if the explorer cannot show it)."""
+    if cfg.G is not None:  # the explorers have no G field: they show Megatron's smallest valid group
+        raise ConfigError("page.G", G=cfg.G)
     checked = [("P", cfg.P), ("m", cfg.m), ("V", cfg.V), ("tf", cfg.costs.tf), ("tb", cfg.costs.tb),
                ("tw", cfg.costs.tw), ("comm", cfg.costs.comm), ("tfb", cfg.costs.tfb or 0.0)]
     if cfg.encoder is not None:
@@ -353,5 +355,8 @@ def build(cfg: Config, lang: str = "en") -> str:
 
 
 text.strings({
+    "page.G": ("the explorer shows the group size Megatron-core would pick, so -G {G} cannot be honoured; "
+               "leave out -G, or use show or export to time another group size",
+               "浏览界面显示 Megatron-core 会选的组大小，无法使用 -G {G}；请去掉 -G，或用 show / export 计算其他组大小"),
     "page.range": ("{key}={value} is outside the explorer's range {valid}", "{key}={value} 超出了浏览器界面的范围 {valid}"),
 })

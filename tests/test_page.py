@@ -370,7 +370,8 @@ def test_an_emptied_cost_warns_and_stays_out_of_the_url(page, page_file, offline
 
 def test_invalid_flags_exit_2(tmp_path):
     for flags, fragment in [(["-P", "64"], "outside the explorer's range 1..32"),
-                            (["--schedule", "1f1b", "-V", "2"], "V must be 1")]:
+                            (["--schedule", "1f1b", "-V", "2"], "V must be 1"),
+                            (["-s", "interleaved", "-V", "2", "-G", "8"], "cannot be honoured; leave out -G")]:
         p = subprocess.run([sys.executable, "-m", "pipeviz", "page", "-o", str(tmp_path / "x.html"), *flags],
                            capture_output=True, text=True, timeout=120)
         assert p.returncode == 2 and fragment in p.stderr and "Traceback" not in p.stderr
