@@ -51,6 +51,20 @@ def served_app(*extra: str, timeout: float = 90.0):
         assert not tracebacks, "server logged a traceback:\n" + "".join(log)
 
 
+def ops_drawn(page) -> int:
+    """The ops the timeline draws: a box of the level of detail stands for `count` ops
+    (view/lod.py), so the boxes' counts add up to every op of the order."""
+    return page.evaluate(
+        """() => {
+            for (const doc of Bokeh.documents) {
+                const m = doc.get_model_by_name('ops');
+                if (m) return Array.from(m.data.count).reduce((a, b) => a + b, 0);
+            }
+            return -1;
+        }"""
+    )
+
+
 def source_length(page, name: str, column: str = "left") -> int:
     return page.evaluate(
         """([name, column]) => {
