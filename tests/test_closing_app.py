@@ -132,3 +132,15 @@ def test_switches_follow_their_fields_both_ways(app):
     app.controls()
     app.frozen = False
     assert frozen.value == [frozen.options[0]]
+
+
+@pytest.mark.parametrize("place", ["stage0", "separate", "bubbles"])
+def test_the_tables_current_row_is_the_chart_with_its_encoder(place):
+    """The comparison table runs every schedule with the current encoder, so the
+    highlighted row's bubble is the readout's, not the pipeline's alone."""
+    from pipeviz.view.readouts import pct, table_values
+
+    cfg = Config("zb-h1", 4, 8, encoder=Encoder(0.5, 1.0, place))
+    rows = table_values(cfg, run)
+    current = next(r for r in rows if r["current"])
+    assert current["sim"] == pct(run(cfg).metrics.bubble_fraction) != pct(run(cfg.replace(encoder=None)).metrics.bubble_fraction)
