@@ -9,6 +9,7 @@ JavaScript applies its twin of the view to the same names.
 
 from __future__ import annotations
 
+import numpy as np
 from bokeh.core.properties import value
 from bokeh.core.property.descriptors import UnsetValueError
 from bokeh.models import (
@@ -51,6 +52,39 @@ SOURCES = {
     "steps": ["xs", "ys", "rank", "width", "alpha"],
     "steps_before": ["xs", "ys", "rank"],  # in flight before balancing (BPipe), dashed
 }
+
+
+def _same_column(a, b) -> bool:
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        return (isinstance(a, np.ndarray) and isinstance(b, np.ndarray) and a.dtype == b.dtype
+                and a.shape == b.shape and bool(np.array_equal(a, b)))
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        if len(a) != len(b):
+            return False
+        if any(isinstance(x, np.ndarray) for x in a[:1]) or any(isinstance(y, np.ndarray) for y in b[:1]):
+            return all(_same_column(x, y) for x, y in zip(a, b))  # a multi-line's arrays
+        return list(a) == list(b)
+    if isinstance(a, dict) and isinstance(b, dict):
+        return set(a) == set(b) and all(_same_column(a[k], b[k]) for k in a)
+    if isinstance(a, (bool, np.bool_)) or isinstance(b, (bool, np.bool_)):
+        return type(a) is type(b) and a == b
+    if isinstance(a, (int, float, np.number)) and isinstance(b, (int, float, np.number)):
+        return a == b
+    return type(a) is type(b) and a == b
+
+
+def _same_prop(model, attr: str, new) -> bool:
+    """Whether a model's property holds `new` already (checking a value costs Bokeh
+    more than comparing it)."""
+    try:
+        return _same_column(getattr(model, attr), new)
+    except Exception:
+        return False
+
+
+def _same_columns(shown, data: dict) -> bool:
+    """Whether a source already holds these columns (same names, dtypes and values)."""
+    return set(shown) == set(data) and all(_same_column(shown[k], data[k]) for k in data)
 
 
 class Figures:
@@ -195,9 +229,13 @@ class Figures:
         """Assign a figure view (call inside pn.io.hold() in the app)."""
         if sources:
             for name, data in view["sources"].items():
-                self.sources[name].data = data
+                if not _same_columns(self.sources[name].data, data):  # each assignment is sent and repainted
+                    self.sources[name].data = data
         for name, attrs in view["props"].items():
-            self.models[name].update(**attrs)
+            model = self.models[name]
+            changed = {attr: v for attr, v in attrs.items() if not _same_prop(model, attr, v)}
+            if changed:
+                model.update(**changed)
 
     def relabel(self, labels: dict) -> None:
         self.sources["labels"].data = labels

@@ -90,10 +90,38 @@
     return roots;
   }
 
+  // Bokeh rewrites its views' <style> elements on every repaint, and the explorers write
+  // their readouts and tables (elements with an id "pv-..."): neither adds a control.
+  // Nor does a text change, or a slider's title showing its value.
+  function isStyle(node) { return node.nodeName === 'STYLE' || node.nodeType === 3; }
+
+  function matters(record) {
+    if (record.type !== 'childList') return true;
+    var target = record.target;
+    if (isStyle(target)) return false;
+    if (target.closest && target.closest('[id^="pv-"], .bk-slider-title')) return false;
+    var nodes = Array.from(record.addedNodes).concat(Array.from(record.removedNodes));
+    return !nodes.length || !nodes.every(isStyle);
+  }
+
+  // Bokeh writes every renderer's position stylesheet on every repaint, unchanged or
+  // not; each write re-parses it and restyles that view (and wakes the observer below).
+  // Write a stylesheet only when its text changes. Once per page.
+  function quietStyles() {
+    var dom = null;
+    try { dom = root.Bokeh && root.Bokeh.require && root.Bokeh.require('core/dom'); } catch (e) { return; }
+    var proto = dom && dom.InlineStyleSheet && dom.InlineStyleSheet.prototype;
+    if (!proto || typeof proto._update !== 'function' || proto._update.pvQuiet) return;
+    var update = proto._update;
+    proto._update = function (css) { if (!this.el || this.el.textContent !== css) update.call(this, css); };
+    proto._update.pvQuiet = true;
+  }
+
   function watch(getNames) {
+    quietStyles();
     var pending = false, watched = new WeakSet();
-    var observer = new MutationObserver(function () {
-      if (pending) return;
+    var observer = new MutationObserver(function (records) {
+      if (pending || !records.some(matters)) return;
       pending = true;
       (root.requestAnimationFrame || root.setTimeout)(function () { pending = false; run(); });
     });

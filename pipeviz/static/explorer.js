@@ -53,6 +53,13 @@
     return ka.every(function (k) { return Object.prototype.hasOwnProperty.call(b, k) && same(a[k], b[k]); });
   }
 
+  // No rows before and none now, in the same columns (no stuck ops, no lines before balancing).
+  function emptyAsBefore(data, columns) {
+    var names = Object.keys(columns), shown = data instanceof Map ? data : new Map(Object.entries(data));
+    if (names.length !== shown.size) return false;
+    return names.every(function (k) { return columns[k].length === 0 && shown.has(k) && shown.get(k).length === 0; });
+  }
+
   function configKey(cfg) {
     var c = cfg.costs, e = cfg.encoder;
     return JSON.stringify([cfg.schedule, cfg.P, cfg.m, cfg.V, cfg.G, c.tf, c.tb, c.tw, c.comm, c.tfb,
@@ -61,6 +68,17 @@
 
   function Explorer(doc) {
     var self = this;
+    // Bokeh's get_model_by_name scans every model of the document, and the page's models
+    // never change: look each name up once.
+    var byName = new Map(), lookup = doc.get_model_by_name.bind(doc);
+    doc.get_model_by_name = function (name) {
+      var model = byName.get(name);
+      if (model === undefined) {
+        model = lookup(name);
+        if (model !== null && model !== undefined) byName.set(name, model);
+      }
+      return model;
+    };
     this.doc = doc;
     this.widgets = new Map(); // field -> its widget, for the fields the page shows
     FIELDS.forEach(function (f, name) {
@@ -258,7 +276,8 @@
     this.window = null; // the view's x_range opens at the full view
     SOURCES.forEach(function (name) {
       if (same(self.drawn[name], from[name])) return;
-      doc.get_model_by_name(name).data = view.sources[name];
+      var source = doc.get_model_by_name(name);
+      if (!emptyAsBefore(source.data, view.sources[name])) source.data = view.sources[name]; // each set repaints
       self.drawn[name] = from[name];
     });
     Object.keys(view.props).forEach(function (name) {
@@ -326,7 +345,9 @@
     if (this.laterPending) return;
     this.laterPending = true;
     var run = function () { self.laterPending = false; self.secondary(); };
-    if (root.requestAnimationFrame) root.requestAnimationFrame(function () { root.setTimeout(run, 0); });
+    // After the frame that paints the change, and after what that frame queued.
+    var after = function () { root.setTimeout(run, 0); };
+    if (root.requestAnimationFrame) root.requestAnimationFrame(function () { root.setTimeout(after, 0); });
     else run();
   };
 

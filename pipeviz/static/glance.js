@@ -143,7 +143,19 @@
   }
 
   // The m slider's lowest value: the smallest m the schedule accepts (glance.m_start).
+  // Checked for every m up to the answer on each change, so kept by everything but m.
+  var mStarts = new Map();
   function mStart(state) {
+    var key = JSON.stringify(Object.assign({}, state, { m: null })), hit = mStarts.get(key);
+    if (hit === undefined) {
+      hit = firstM(state);
+      if (mStarts.size >= 16) mStarts.delete(mStarts.keys().next().value);
+      mStarts.set(key, hit);
+    }
+    return hit;
+  }
+
+  function firstM(state) {
     var f = root.PipevizExplorer.fields.FIELDS.get('m');
     for (var m = Math.trunc(f.low); m <= Math.trunc(f.high); m++) {
       if (root.PipevizExplorer.state.problem(Object.assign({}, state, { m: m })) === null) return m;

@@ -16,6 +16,8 @@ whichever contrasts more (at least 4.5:1 on any colour).
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from ..order import EB, EF, FB, KIND_NAMES, B, F, I, W
@@ -38,6 +40,7 @@ RANK_PALETTE = ("#00204d", "#00336f", "#39486b", "#575c6d", "#707173", "#8a8779"
 MAX_CHUNKS = 8  # colour index = display kind * MAX_CHUNKS + chunk
 
 
+@functools.lru_cache(maxsize=4096)  # pure, and asked for on every change
 def shade(color: str, t: float) -> str:
     """`color` moved a fraction t toward white (t > 0) or toward black (t < 0)."""
     r, g, b = (int(color[i : i + 2], 16) for i in (1, 3, 5))
@@ -71,6 +74,7 @@ def contrast(a: str, b: str) -> float:
     return (hi + 0.05) / (lo + 0.05)
 
 
+@functools.lru_cache(maxsize=4096)
 def label_color(color: str) -> str:
     """Black or white text, whichever contrasts more with a box of `color`."""
     return "#000000" if contrast(color, "#000000") >= contrast(color, "#ffffff") else "#ffffff"
