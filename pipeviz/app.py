@@ -32,7 +32,7 @@ from .render.figures import Figures
 from .render.glance_panel import GlancePanes, marked
 from .serving import has_viewer
 from .text import Msg, fill, template
-from .view import closing, columns, glance, own_order, readouts
+from .view import closing, columns, glance, own_order, readouts, teach
 from .view.fields import FIELDS, PRESETS, encode
 from .view.fields import parse as parse_url
 from .view.state import ENGINE_FIELDS, config, normalize
@@ -184,7 +184,10 @@ class Explorer(pn.viewable.Viewer):
             if res is not None:
                 self.result = res
                 self._window = None  # the view's x_range opens at the full view
-                self.figures.apply(columns.figure_view(res, self.unit, lang, self.figures.label_px()))
+                state = self.state()
+                self.figures.apply(columns.figure_view(res, self.unit, lang, self.label_px()))
+                self.figures.apply(teach.figure_view(res, state, lang))  # after: it sets the projector's sizes
+                self.readout.css_classes = marked("readout") + (["pv-projector"] if state["projector"] else [])
                 self.readout.object = readouts.readout_html(readouts.readout_values(res), lang)
                 self.closing.object = closing.closing_html(closing.closing_values(res), lang)
                 self.closing.visible = bool(self.closing.object)
@@ -246,13 +249,17 @@ class Explorer(pn.viewable.Viewer):
             self._relevel((float(event.x0), float(event.x1)))
 
     def _relevel(self, window) -> None:
-        res, px = self.result, self.figures.label_px()
+        res, px = self.result, self.label_px()
         self._window = window
         with pn.io.hold():
             boxes = columns.ops(res, px, window)
             self.figures.sources["ops"].data = boxes
             self.figures.sources["fb_halves"].data = columns.fb_halves(res, boxes)
             self.figures.relabel(columns.labels(res, px, window))
+
+    def label_px(self) -> float:
+        """The width the micro-batch labels are fitted to (narrower when the projector enlarges them)."""
+        return self.figures.label_px() / teach.label_scale(self.state())
 
     def _show_notice(self, lang: str, res: Result | None = None) -> None:
         """What is not valid or cannot finish (a warning) and what the rules adjusted
@@ -379,6 +386,8 @@ class Explorer(pn.viewable.Viewer):
             language, presets, schedule, *sliders, cost_card, self.order_card(lang),
             pn.pane.HTML(f"<b>{escape(template('field.unit', lang))}</b>"), unit, balance,
             *self.encoder_controls(lang),
+            pn.Row(*(pn.widgets.Toggle.from_param(getattr(self.param, k), name=template(f"field.{k}", lang))
+                     for k in ("critical", "projector"))),
             sizing_mode="stretch_width",
         )
 

@@ -24,6 +24,9 @@ READOUT_CSS = """
 .pv-closing { font-size: 14px; line-height: 1.5; margin-top: 2px; }
 .pv-places-title { margin: 6px 0 2px; font-size: 14px; }
 .pv-places-note { font-size: 12px; margin: 4px 0; max-width: 60em; }
+.pv-projector .pv-readout, .pv-projector.pv-readout { font-size: 22px; }
+.pv-projector .pv-bubble { font-size: 28px; }
+.pv-projector .pv-key, .pv-projector .pv-table { font-size: 19px; }
 """
 
 # The timeline's key, the in-flight lines' key and the ops table (view/glance.py), both explorers.

@@ -261,7 +261,7 @@
   // The timeline's plot width as laid out now (Figures.label_px).
   Explorer.prototype.labelPx = function () {
     var width = this.doc.get_model_by_name('timeline').inner_width;
-    return width ? width : DATA.consts.plotPx;
+    return (width ? width : DATA.consts.plotPx) / X.teach.labelScale(this.values);
   };
 
   // Assign the figure view to the models by name: a source only when what its
@@ -287,6 +287,7 @@
       });
       if (any) model.setv(changes);
     });
+    X.teach.draw(this, res, lang); // the teaching models (static/teach.js)
   };
 
   // The timeline's width changed: the boxes and the micro-batch labels that fit change with it.
@@ -403,6 +404,7 @@
   var explorer = null;
 
   X.Explorer = Explorer;
+  X.same = same;
   X.get = function () { return explorer; };
   X.handle = function (doc, what, key) {
     if (what === 'ready') {

@@ -249,7 +249,8 @@ def texts(lang: str) -> dict:
                                    [t("axis.time"), "@left{0.[000]} → @right{0.[000]}"],
                                    [t("hover.count"), "@count"]]},
         "stuck_hover": {"tooltips": [[t("hover.stuck"), "@op"], [t("hover.waits"), "@waits"]]},
-        "bubbles_hover": {"tooltips": [[t("hover.idle"), "@length{0.[000]}"], [t("axis.rank"), "@rank"],
+        # "@rank{why}": the sentence render/teach.js makes of the gap's rank, next op and what it waits for.
+        "bubbles_hover": {"tooltips": [[t("hover.why"), "@rank{why}"], [t("hover.idle"), "@length{0.[000]}"],
                                        [t("axis.time"), "@left{0.[000]} → @right{0.[000]}"]]},
         "bars_hover": {"tooltips": [[t("axis.rank"), "@rank"], [t("hover.peak"), "@peak{0.[00]}"],
                                     [t("key.awaiting_b"), "@b{0.[00]}"], [t("key.awaiting_w"), "@w_only{0.[00]}"],
@@ -296,6 +297,7 @@ strings({
     "hover.chunk": ("chunk", "块"),
     "hover.count": ("ops in this box (zoom in for each)", "此框内的操作数（放大可逐个查看）"),
     "hover.idle": ("idle", "空闲"),
+    "hover.why": ("why", "原因"),
     "hover.peak": ("peak", "峰值"),
     "key.awaiting_b": ("awaiting B", "等待 B"),
     "key.awaiting_w": ("awaiting W only", "只等 W"),
