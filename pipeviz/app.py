@@ -32,7 +32,7 @@ from .render.figures import Figures
 from .render.glance_panel import GlancePanes, marked
 from .serving import has_viewer
 from .text import Msg, fill, template
-from .view import closing, columns, glance, own_order, readouts, teach
+from .view import closing, columns, glance, own_order, readouts, sweep, teach
 from .view.fields import FIELDS, PRESETS, encode
 from .view.fields import parse as parse_url
 from .view.state import ENGINE_FIELDS, config, normalize
@@ -227,6 +227,7 @@ class Explorer(pn.viewable.Viewer):
                 self.bars_key.object = readouts.bars_key_html(res.order.has_w, self.lang, res.balance is not None)
                 self.places.object = closing.placements_html(self._places_rows[1], self.lang)
                 self.places.visible = bool(self.places.object)
+                self.figures.apply(sweep.figure_view(sweep.cached_values(res.config), res.config, self.lang))
         self._write_url()
 
     def _later(self) -> None:
@@ -463,6 +464,7 @@ class Explorer(pn.viewable.Viewer):
             self.glance.ops_card,
             self.table_title,
             self.table,
+            self.figures.sweep_row,
             sizing_mode="stretch_width", **flex("1 1 460px"),
         )
         controls = pn.Column(self.controls, self.glance.a11y, sizing_mode="stretch_width",

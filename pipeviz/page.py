@@ -64,7 +64,7 @@ from .registry import NAMES, SCHEDULES
 from .render.figures import Figures
 from .render.style import PAGE_CSS, READOUT_CSS
 from .text import template
-from .view import closing, columns, glance, lod, palette, teach
+from .view import closing, columns, glance, lod, palette, sweep, teach
 from .view.columns import CHUNKS, LABEL_PX_PER_CHAR, ROW, ROW_PX
 from .view.fields import FIELDS, MAX_RAW, PRESETS, defaults
 from .view.readouts import LAYOUTS, TABLE_HEAD
@@ -74,7 +74,7 @@ from .view.state import ENGINE_FIELDS, V_STEP
 TOGGLES = ("critical", "projector")
 # In the order the page loads them: each may use those before it.
 SCRIPTS = ("text.js", "engine.js", "custom.js", "encoder.js", "balance.js", "causes.js", "fields.js", "state.js",
-           "columns.js", "readouts.js", "closing.js", "glance.js", "a11y.js", "teach.js", "explorer.js")
+           "columns.js", "readouts.js", "closing.js", "glance.js", "a11y.js", "teach.js", "sweep.js", "explorer.js")
 
 
 def read_static(name: str) -> str:
@@ -117,6 +117,7 @@ def page_data() -> dict:
         "widgetTexts": {lang: widget_texts(lang) for lang in text.LANGS},
         "glance": glance.as_data(),
         "teach": teach.as_data(),
+        "sweep": sweep.as_data(),
     }
 
 
@@ -165,6 +166,7 @@ TEMPLATE = """
     </details>
     <h3 id="pv-table-title" style="margin:8px 5px 4px">{{ table_title }}</h3>
     <div id="pv-table" class="pv-table-root"></div>
+    <div class="pv-sweep">{{ embed(roots.layout_sweep) }}</div>
   </div>
 </div>
 {% endblock %}
@@ -329,6 +331,7 @@ def document_html(cfg: Config, lang: str, script_tags: str) -> str:
     doc.add_root(column(figs.timeline, figs.play_controls, figs.over_time, name="layout_charts",
                         sizing_mode="stretch_width"))
     doc.add_root(column(figs.inflight, name="layout_bars"))
+    doc.add_root(column(figs.sweep_row, name="layout_sweep", sizing_mode="stretch_width"))
     doc.js_on_event(DocumentReady, callback("ready"))
     figs.timeline.js_on_change("inner_width", callback("resize"))
     for fig in (figs.timeline, figs.over_time):  # a pan or zoom ended: level the timeline again (view/lod.py)

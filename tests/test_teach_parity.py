@@ -91,3 +91,37 @@ def test_the_teaching_view_matches_python(twin_page):
     print(f"\n{valid} configurations, {compared} values compared")
     assert valid >= 250
     assert not failures, f"{len(failures)} configurations differ:\n" + "\n".join(failures[:10])
+
+
+# -- the sweep --------------------------------------------------------------------------
+
+SWEEPS = [
+    ("1f1b", 4, 8, 1, (1.0, 1.0, 1.0, 0.0)), ("interleaved", 8, 16, 2, (1.0, 1.0, 1.0, 0.0)),
+    ("zb-v", 3, 5, 2, (18.5, 18.1, 9.3, 0.6)), ("interleaved", 5, 7, 3, (0.1, 0.2, 0.3, 0.0)),
+    ("gpipe", 1, 1, 1, (2.675, 0.015, 1.005, 0.0)), ("zb-h2", 16, 64, 1, (1.0, 2.0, 0.5, 0.25)),
+    ("interleaved", 2, 3, 8, (1.0, 1.0, 0.0, 0.0)), ("zb-h1", 7, 100, 1, (0.7071067811865476, 1.4142135623730951, 0.1, 1e6)),
+]
+
+JS_SWEEP = """([cases]) => JSON.stringify(cases.map(([name, P, m, V, c]) => {
+  const E = PipevizEngine, X = PipevizExplorer;
+  const cfg = E.config(name, P, m, V, E.costs(...c), null);
+  const values = X.sweep.sweepValues(cfg);
+  return __twin.summary({values, views: ['en', 'zh'].map((lang) => X.sweep.figureView(values, cfg, lang))});
+}))"""
+
+
+def test_the_sweep_matches_python(twin_page):
+    from pipeviz.view.sweep import figure_view, sweep_values
+
+    got = json.loads(twin_page.evaluate(JS_SWEEP, [SWEEPS]))
+    failures = []
+    for case, a in zip(SWEEPS, got):
+        name, P, m, V, c = case
+        cfg = Config(name, P, m, V, Costs(*c))
+        values = sweep_values(cfg)
+        e = twin.summary({"values": values, "views": [figure_view(values, cfg, lang) for lang in ("en", "zh")]})
+        d = twin.Diff()
+        d.walk("", e, a)
+        if d.errors:
+            failures.append(f"[{case}]\n    " + "\n    ".join(d.errors))
+    assert not failures, "\n".join(failures)

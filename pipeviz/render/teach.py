@@ -40,6 +40,7 @@ from bokeh.models import (
 from bokeh.models.tools import PanTool, ResetTool, SaveTool, WheelZoomTool
 
 from ..view.palette import BUBBLE_HATCH, KIND_COLORS, W_ONLY_COLOR
+from . import sweep
 
 SOURCES = {
     "waits": ["rank", "left", "right", "form", *(f"{p}_{c}" for p in ("next", "dep")
@@ -170,6 +171,9 @@ def add(figs) -> None:
     hover = next(t for t in tl.tools if t.name == "bubbles_hover")
     hover.formatters = {**hover.formatters, "@rank": why_format}
 
+    from .figures import FONT  # here: figures imports this module
+
+    sweep.add(figs, FONT)
     figs.play_controls = column(row(play, time, clock, sizing_mode="stretch_width"),
                                 row(speed, download), why, name="play_controls", sizing_mode="stretch_width")
     for model in [*figs.sources.values(), why, play, time, speed, clock, download, legend, readout, summary,

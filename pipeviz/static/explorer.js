@@ -366,6 +366,7 @@
       this.setHtml('pv-table', X.readouts.tableHtml(this.tableRows[1], lang));
       this.setHtml('pv-bars-key', X.readouts.barsKeyHtml(res.order.hasW, lang, res.balance !== null));
       this.setHtml('pv-places', X.closing.placementsHtml(this.placesRows[1], lang));
+      X.sweep.draw(this); // the sweep (static/sweep.js), after the repaint too
     }
     this.writeUrl();
   };

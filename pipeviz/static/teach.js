@@ -135,14 +135,16 @@
     var on = state.projector ? 1 : 0, px = {};
     Object.keys(D.fonts).forEach(function (k) { px[k] = D.fonts[k][on] + 'px'; });
     var out = {};
-    ['timeline_title', 'inflight_title', 'over_time_title'].forEach(function (n) { out[n] = { text_font_size: px.title }; });
-    ['timeline_xaxis', 'rank_axis', 'bars_xaxis', 'over_time_xaxis', 'over_time_yaxis'].forEach(function (n) {
+    D.titles.forEach(function (n) { out[n] = { text_font_size: px.title }; });
+    D.axes.forEach(function (n) {
       out[n] = { axis_label_text_font_size: px.axis_label, major_label_text_font_size: px.tick };
     });
     out.labels_glyph = { text_font_size: { value: px.label } };
     out.slide_legend = { label_text_font_size: px.legend };
     out.slide_readout = { text_font_size: px.title };
     out.slide_summary = { text_font_size: px.tick };
+    out.sweep_legend = { label_text_font_size: px.tick };
+    out.sweep_v_legend = { label_text_font_size: px.tick };
     return out;
   }
 

@@ -42,6 +42,10 @@ FONTS = {
     "label": (10, 16),
     "legend": (13, 20),
 }
+# The models whose text the projector enlarges.
+TITLES = ("timeline_title", "inflight_title", "over_time_title", "sweep_m_title", "sweep_v_title")
+AXES = ("timeline_xaxis", "rank_axis", "bars_xaxis", "over_time_xaxis", "over_time_yaxis", "sweep_m_xaxis",
+        "sweep_m_yaxis", "sweep_v_xaxis", "sweep_v_yaxis")
 # The op kinds as the browser names them: SPEC.md's letters (an input-gradient
 # backward is the split schedules' B).
 KIND_LETTERS = [("B" if k == I else name) for k, name in enumerate(KIND_NAMES)]
@@ -168,13 +172,13 @@ def sizes(state: dict) -> dict:
     on = 1 if state.get("projector") else 0
     px = {k: f"{v[on]}px" for k, v in FONTS.items()}
     axis = {"axis_label_text_font_size": px["axis_label"], "major_label_text_font_size": px["tick"]}
-    out = {name: {"text_font_size": px["title"]} for name in ("timeline_title", "inflight_title", "over_time_title")}
-    out.update({name: dict(axis) for name in ("timeline_xaxis", "rank_axis", "bars_xaxis", "over_time_xaxis",
-                                              "over_time_yaxis")})
+    out = {name: {"text_font_size": px["title"]} for name in TITLES}
+    out.update({name: dict(axis) for name in AXES})
     out["labels_glyph"] = {"text_font_size": {"value": px["label"]}}
     out["slide_legend"] = {"label_text_font_size": px["legend"]}
     out["slide_readout"] = {"text_font_size": px["title"]}
     out["slide_summary"] = {"text_font_size": px["tick"]}
+    out["sweep_legend"] = out["sweep_v_legend"] = {"label_text_font_size": px["tick"]}
     return out
 
 
@@ -283,5 +287,6 @@ def as_data() -> dict:
     return {
         "projectorScale": PROJECTOR_SCALE, "waitsOther": WAITS_OTHER, "waitsOwn": WAITS_OWN, "waitsEnd": WAITS_END,
         "wordKeys": list(WORD_KEYS), "kindLetters": KIND_LETTERS, "layoutSep": LAYOUT_SEP,
-        "fonts": {k: list(v) for k, v in FONTS.items()}, "texts": {lang: texts(lang) for lang in LANGS},
+        "fonts": {k: list(v) for k, v in FONTS.items()}, "titles": list(TITLES), "axes": list(AXES),
+        "texts": {lang: texts(lang) for lang in LANGS},
     }
