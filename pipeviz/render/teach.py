@@ -121,11 +121,14 @@ def add(figs) -> None:
               line_color="black", line_width=1, level="overlay", name="cursor_w_only")
 
     # The slide: a legend and the readout, shown in exported figures only.
+    # A legend draws nothing for an empty renderer: each key has one box, above rank 0
+    # and left of time 0, where the timeline never shows it (it pans in time only).
+    away = dict(left=[-2.0], right=[-1.0], top=[-5.0], bottom=[-4.0])
     keys = []
     for kind, color in (("F", KIND_COLORS[0]), ("B", KIND_COLORS[1]), ("W", KIND_COLORS[2])):
-        r = tl.quad(left=[], right=[], top=[], bottom=[], fill_color=color, line_color="white", name=f"key_{kind}")
+        r = tl.quad(**away, fill_color=color, line_color="white", name=f"key_{kind}")
         keys.append(LegendItem(label=kind, renderers=[r], name=f"legend_{kind}"))
-    idle = tl.quad(left=[], right=[], top=[], bottom=[], fill_color="white", line_color="#bbbbbb",
+    idle = tl.quad(**away, fill_color="white", line_color="#bbbbbb",
                    hatch_pattern="/", hatch_color=BUBBLE_HATCH, hatch_alpha=0.55, hatch_scale=7, name="key_idle")
     keys.append(LegendItem(label="idle", renderers=[idle], name="legend_idle"))
     legend = Legend(items=keys, orientation="horizontal", location="center", name="slide_legend", visible=False,

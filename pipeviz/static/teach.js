@@ -165,9 +165,9 @@
       slide_summary: { text: slide[1] },
       legend_W: { visible: res.order.hasW },
     };
-    Object.assign(out, texts(lang));
-    var sz = sizes(state);
-    Object.keys(sz).forEach(function (name) { out[name] = Object.assign({}, out[name] || {}, sz[name]); });
+    [texts(lang), sizes(state)].forEach(function (more) {
+      Object.keys(more).forEach(function (name) { out[name] = Object.assign({}, out[name] || {}, more[name]); });
+    });
     return out;
   }
 

@@ -202,9 +202,8 @@ def props(res: Result, state: dict, lang: str) -> dict:
         "slide_readout": {"text": head},
         "slide_summary": {"text": summary},
         "legend_W": {"visible": res.order.has_w},
-        **texts(lang),
     }
-    for name, attrs in sizes(state).items():
+    for name, attrs in [*texts(lang).items(), *sizes(state).items()]:
         out[name] = {**out.get(name, {}), **attrs}
     return out
 
