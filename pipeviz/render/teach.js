@@ -140,13 +140,16 @@
     else if (state(refs).following === null) say(refs, idleNote(refs));
   }
 
-  // New ops: what was selected is gone.
+  // New ops: what was selected is gone. Cleared once Bokeh has taken the new data in
+  // (a selection changed inside the data's own change event meets the old indices).
   function onOpsData(refs) {
     var st = state(refs);
     st.following = null;
-    if (refs.ops.selected.indices.length) setSelection(refs, []);
-    if (refs.bubbles.selected.indices.length) refs.bubbles.selected.indices = [];
-    say(refs, idleNote(refs));
+    root.setTimeout(function () {
+      if (refs.ops.selected.indices.length) setSelection(refs, []);
+      if (refs.bubbles.selected.indices.length) refs.bubbles.selected.indices = [];
+      if (st.following === null) say(refs, idleNote(refs));
+    }, 0);
   }
 
   // -- play ----------------------------------------------------------------------
@@ -305,7 +308,7 @@
     else if (obj === refs.words) { playLabel(refs); showCursor(refs); if (!refs.ops.selected.indices.length) say(refs, idleNote(refs)); }
     else if (obj === refs.steps || obj === refs.bars) showCursor(refs);
     else if (obj === refs.critical) { if (state(refs).following === null) say(refs, idleNote(refs)); }
-    else if (obj === refs.download) download(refs, 'pipeviz.png');
+    else if (obj === refs.download || (obj && obj.origin === refs.download)) download(refs, 'pipeviz.png'); // an event
   }
 
   root.PipevizTeach = {

@@ -84,9 +84,9 @@ def add(figs) -> None:
 
     ops = _renderer_of(tl, src["ops"])
     bubbles = _renderer_of(tl, src["bubbles"])
-    ops.nonselection_glyph = ops.glyph.clone(fill_alpha=0.18, line_alpha=0.25)
-    ops.selection_glyph = ops.glyph.clone(line_color="black", line_width=1.2)
-    bubbles.nonselection_glyph = bubbles.glyph.clone()
+    # Following a micro-batch selects its ops; Bokeh's own non-selection glyph dims the
+    # rest. (Explicit selection glyphs do not inherit the main glyph's arrays, and meet a
+    # renderer's old indices when the page replaces the data: "Size mismatch".)
     tl.add_tools(TapTool(renderers=[ops, bubbles], name="tool_tap"))
     for r in tl.renderers:  # the micro-batch labels: their size follows the projector
         if getattr(r, "data_source", None) is src["labels"]:
