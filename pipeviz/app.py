@@ -187,8 +187,9 @@ class Explorer(pn.viewable.Viewer):
                 state = self.state()
                 self.figures.apply(columns.figure_view(res, self.unit, lang, self.label_px()))
                 self.figures.apply(teach.figure_view(res, state, lang))  # after: it sets the projector's sizes
-                self.readout.css_classes = marked("readout") + (["pv-projector"] if state["projector"] else [])
-                self.readout.object = readouts.readout_html(readouts.readout_values(res), lang)
+                html = readouts.readout_html(readouts.readout_values(res), lang)
+                # The projector's larger readout (a class inside the pane: its CSS cannot reach in from outside).
+                self.readout.object = f'<div class="pv-projector">{html}</div>' if state["projector"] else html
                 self.closing.object = closing.closing_html(closing.closing_values(res), lang)
                 self.closing.visible = bool(self.closing.object)
                 self.glance.drawn(res, lang)

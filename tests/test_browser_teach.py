@@ -265,9 +265,8 @@ def test_the_projector_enlarges_text_and_rows(page, explorer):
     page.wait_for_function("Bokeh.documents[0].get_model_by_name('timeline_title').text_font_size === '22px'")
     assert model(page, "timeline", "height") == teach.timeline_height(4, True) > before
     assert model(page, "rank_axis", "major_label_text_font_size") == "18px"
-    size = page.evaluate("() => parseFloat(getComputedStyle(document.querySelector('.pv-bubble') || "
-                         "document.querySelector('.pv-readout')).fontSize)")
-    assert size >= 22
+    bubble = page.locator(".pv-bubble").first  # the readout's first line (in the app, inside a shadow root)
+    page.wait_for_function("(e) => parseFloat(getComputedStyle(e).fontSize) >= 28", arg=bubble.element_handle())
 
 
 def test_the_download_button_saves_the_figure_as_png(page, explorer):

@@ -251,8 +251,8 @@
   function onTime(refs) {
     var st = state(refs), end = refs.time.end;
     if (st.ends !== end) { // a new makespan: stay at the end, or where the cursor was if it still fits
-      var wasAtEnd = st.ends < 0 || refs.time.value >= st.ends - 1e-9 * Math.max(1, st.ends);
-      st.ends = end;
+      var wasAtEnd = st.ends >= 0 && refs.time.value >= st.ends - 1e-9 * Math.max(1, st.ends);
+      st.ends = end; // (the first time, in the served app, the end came before this code ran)
       if (wasAtEnd || refs.time.value > end) { refs.time.value = end; return; }
     }
     if (refs.time.value < 0) { refs.time.value = 0; return; }
