@@ -326,7 +326,7 @@ def document_html(cfg: Config, lang: str, script_tags: str) -> str:
         row(*(ui[key] for key in TOGGLES)),
         name="layout_controls", sizing_mode="stretch_width",
     )
-    doc = Document(title="pipeviz explorer")
+    doc = Document(title=template("page.title", lang))
     doc.add_root(controls)
     doc.add_root(column(figs.timeline, figs.play_controls, figs.over_time, name="layout_charts",
                         sizing_mode="stretch_width"))
@@ -338,7 +338,7 @@ def document_html(cfg: Config, lang: str, script_tags: str) -> str:
         fig.js_on_event(RangesUpdate, CustomJS(args=dict(anchor=figs.timeline),
                                                code="PipevizExplorer.handle(anchor.document, 'zoom', [cb_obj.x0, cb_obj.x1])"))
     return file_html(
-        doc, resources=InlineOnly(), title="pipeviz explorer", template=TEMPLATE,
+        doc, resources=InlineOnly(), title=template("page.title", lang), template=TEMPLATE,
         template_variables=dict(page_css=PAGE_CSS + READOUT_CSS, scripts=script_tags, lang=lang,
                                 table_title=escape(template("table.title", lang)),
                                 ops_title=escape(template("ops.title", lang)),
@@ -368,5 +368,6 @@ text.strings({
     "page.G": ("the explorer shows the group size Megatron-core would pick, so -G {G} cannot be honoured; "
                "leave out -G, or use show or export to time another group size",
                "浏览界面显示 Megatron-core 会选的组大小，无法使用 -G {G}；请去掉 -G，或用 show / export 计算其他组大小"),
+    "page.title": ("pipeviz: pipeline bubbles explorer", "pipeviz：流水线气泡"),
     "page.range": ("{key}={value} is outside the explorer's range {valid}", "{key}={value} 超出了浏览器界面的范围 {valid}"),
 })
