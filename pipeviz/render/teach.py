@@ -81,6 +81,7 @@ def add(figs) -> None:
         if isinstance(tool, SaveTool):
             tool.filename = "pipeviz-timeline"  # else the browser asks for a name, in English
     tl.toolbar.logo = None
+    tl.toolbar.group = False  # grouped, the two hover tools share one button titled "Hover", in English
 
     ops = _renderer_of(tl, src["ops"])
     bubbles = _renderer_of(tl, src["bubbles"])
