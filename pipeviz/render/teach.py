@@ -40,6 +40,7 @@ from bokeh.models import (
 from bokeh.models.tools import PanTool, ResetTool, SaveTool, WheelZoomTool
 
 from ..view.palette import BUBBLE_HATCH, KIND_COLORS, W_ONLY_COLOR
+from ..view.teach import LABEL_GLYPHS
 from . import sweep
 
 SOURCES = {
@@ -91,7 +92,7 @@ def add(figs) -> None:
     tl.add_tools(TapTool(renderers=[ops, bubbles], name="tool_tap"))
     for r in tl.renderers:  # the micro-batch labels: their size follows the projector
         if getattr(r, "data_source", None) is src["labels"]:
-            r.glyph.name = "labels_glyph"
+            r.glyph.name = LABEL_GLYPHS[0] if r.glyph.text_color == "black" else LABEL_GLYPHS[1]
 
     # The critical path: its ops outlined, and each link from one op's end to the next one's start.
     tl.quad(left="left", right="right", top="top", bottom="bottom", source=src["critical_path"], fill_alpha=0,

@@ -139,7 +139,7 @@
     D.axes.forEach(function (n) {
       out[n] = { axis_label_text_font_size: px.axis_label, major_label_text_font_size: px.tick };
     });
-    out.labels_glyph = { text_font_size: { value: px.label } };
+    D.labelGlyphs.forEach(function (n) { out[n] = { text_font_size: { value: px.label } }; });
     out.slide_legend = { label_text_font_size: px.legend };
     out.slide_readout = { text_font_size: px.title };
     out.slide_summary = { text_font_size: px.tick };

@@ -43,6 +43,8 @@ FONTS = {
     "legend": (13, 20),
 }
 # The models whose text the projector enlarges.
+# The micro-batch labels' two glyphs, black and white (render/figures.py draws one of each).
+LABEL_GLYPHS = ("labels_glyph_dark", "labels_glyph_light")
 TITLES = ("timeline_title", "inflight_title", "over_time_title", "sweep_m_title", "sweep_v_title")
 AXES = ("timeline_xaxis", "rank_axis", "bars_xaxis", "over_time_xaxis", "over_time_yaxis", "sweep_m_xaxis",
         "sweep_m_yaxis", "sweep_v_xaxis", "sweep_v_yaxis")
@@ -174,7 +176,7 @@ def sizes(state: dict) -> dict:
     axis = {"axis_label_text_font_size": px["axis_label"], "major_label_text_font_size": px["tick"]}
     out = {name: {"text_font_size": px["title"]} for name in TITLES}
     out.update({name: dict(axis) for name in AXES})
-    out["labels_glyph"] = {"text_font_size": {"value": px["label"]}}
+    out.update({name: {"text_font_size": {"value": px["label"]}} for name in LABEL_GLYPHS})
     out["slide_legend"] = {"label_text_font_size": px["legend"]}
     out["slide_readout"] = {"text_font_size": px["title"]}
     out["slide_summary"] = {"text_font_size": px["tick"]}
@@ -287,5 +289,6 @@ def as_data() -> dict:
         "projectorScale": PROJECTOR_SCALE, "waitsOther": WAITS_OTHER, "waitsOwn": WAITS_OWN, "waitsEnd": WAITS_END,
         "wordKeys": list(WORD_KEYS), "kindLetters": KIND_LETTERS, "layoutSep": LAYOUT_SEP,
         "fonts": {k: list(v) for k, v in FONTS.items()}, "titles": list(TITLES), "axes": list(AXES),
+        "labelGlyphs": list(LABEL_GLYPHS),
         "texts": {lang: texts(lang) for lang in LANGS},
     }
