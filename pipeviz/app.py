@@ -15,7 +15,7 @@ import os
 from contextlib import contextmanager
 from functools import lru_cache
 from html import escape
-from urllib.parse import parse_qsl
+from urllib.parse import parse_qsl, urlencode
 
 import panel as pn
 import panel.io.location as panel_location
@@ -86,6 +86,20 @@ def _parameter(f):
     if f.kind == "text":
         return param.String(default=f.default, doc=doc)
     return param.Selector(default=f.default, objects=list(f.choices), doc=doc)
+
+
+def url_lang() -> str | None:
+    """The language the session's URL asks for (`?lang=zh`), read when the session
+    starts, so that the first view is already in it: the rest of the URL is applied
+    once the browser has rendered (Explorer._on_load), and a reader of `lang=zh`
+    should not see the English page first. None when there is no session or no
+    valid `lang` in the query."""
+    args = pn.state.session_args or {}
+    raw = [v.decode("utf-8", "replace") if isinstance(v, bytes) else str(v) for v in args.get("lang", [])]
+    if not raw:
+        return None
+    updates, _ = parse_url("?" + urlencode([("lang", v) for v in raw]))
+    return updates.get("lang")
 
 
 class Explorer(pn.viewable.Viewer):
