@@ -76,16 +76,17 @@ class LiveFloatSlider(pn.widgets.FloatSlider):
 
 
 def _parameter(f):
-    doc = f.name
+    # No `doc`: Panel shows a parameter's doc as its widget's tooltip, and a field's
+    # name ("lang", "tf") is no word for a reader in any language.
     if f.kind == "int":
-        return param.Integer(default=f.default, bounds=(f.low, f.high), doc=doc)
+        return param.Integer(default=f.default, bounds=(f.low, f.high))
     if f.kind == "float":
-        return param.Number(default=f.default, bounds=(f.low, f.high), doc=doc)
+        return param.Number(default=f.default, bounds=(f.low, f.high))
     if f.kind == "bool":
-        return param.Boolean(default=f.default, doc=doc)
+        return param.Boolean(default=f.default)
     if f.kind == "text":
-        return param.String(default=f.default, doc=doc)
-    return param.Selector(default=f.default, objects=list(f.choices), doc=doc)
+        return param.String(default=f.default)
+    return param.Selector(default=f.default, objects=list(f.choices))
 
 
 def url_lang() -> str | None:
