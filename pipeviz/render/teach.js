@@ -305,7 +305,12 @@
     else if (obj === refs.play) onPlay(refs);
     else if (obj === refs.time) onTime(refs);
     else if (refs.cursors.indexOf(obj) >= 0) onSpan(refs, obj);
-    else if (obj === refs.words) { playLabel(refs); showCursor(refs); if (!refs.ops.selected.indices.length) say(refs, idleNote(refs)); }
+    else if (obj === refs.words) {
+      playLabel(refs); showCursor(refs);
+      if (!refs.ops.selected.indices.length) say(refs, idleNote(refs));
+      var title = words(refs)['page.title'];
+      if (title && root.document) root.document.title = title; // the browser tab, in the current language
+    }
     else if (obj === refs.steps || obj === refs.bars) showCursor(refs);
     else if (obj === refs.critical) { if (state(refs).following === null) say(refs, idleNote(refs)); }
     else if (obj === refs.download || (obj && obj.origin === refs.download)) download(refs, 'pipeviz.png'); // an event

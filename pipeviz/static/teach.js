@@ -211,7 +211,6 @@
     });
     var page = root.document && root.document.querySelector('.pv-page');
     if (page) page.classList.toggle('pv-projector', !!st.projector);
-    if (root.document) root.document.title = T.template('page.title', lang);
   }
 
   X.teach = {

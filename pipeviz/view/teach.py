@@ -54,7 +54,7 @@ KIND_LETTERS = [("B" if k == I else name) for k, name in enumerate(KIND_NAMES)]
 LAYOUT_SEP = readouts.LAYOUTS["sep"]
 # Words the browser code (render/teach.js) reads, by key.
 WORD_KEYS = ("why.other", "why.own", "why.end", "why.hint", "op.desc", "op.pair", "op.encoder", "follow.on",
-             "play.play", "play.pause", "play.time", "play.speed", "critical.note")
+             "play.play", "play.pause", "play.time", "play.speed", "critical.note", "page.title")
 
 
 def label_scale(state: dict) -> float:
@@ -246,6 +246,8 @@ def figure_view(res: Result, state: dict, lang: str = "en") -> dict:
 
 
 strings({
+    # The explorers' title (the browser tab; render/teach.js retitles the document when the language changes).
+    "page.title": ("pipeviz: pipeline bubbles explorer", "pipeviz：流水线气泡"),
     "field.critical": ("Critical path", "关键路径"),
     "field.projector": ("Projector", "投影模式"),
     "why.other": ("rank {rank} waits to run {next}: it needs {dep} from rank {dep_rank}, which ends at {end}",
