@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import os
 import shutil
+import struct
+import zlib
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -130,8 +132,29 @@ def write(res: Result, path: str, lang: str = "en", width: int = 1200, inflight:
                     raise FigureError("figure.empty", path=path)
             else:
                 export_png(fig, filename=path, webdriver=driver, timeout=30, scale_factor=scale)
+                head, summary = teach.slide_texts(res, lang)
+                add_png_text(path, {"Title": head, "Description": f"{head}\n{summary}", "Software": "pipeviz"})
         except OSError as e:
             raise FigureError("figure.write", path=path, why=e.strerror or str(e)) from None
+
+
+def png_chunk(kind: bytes, data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
+
+def add_png_text(path: str, items: dict[str, str]) -> None:
+    """Put `items` into the PNG at `path` as iTXt chunks (UTF-8 text under PNG's
+    standard keywords), after its header: a PNG's readout, for search, screen readers
+    and slides' alt text, as an SVG holds it as text."""
+    with open(path, "rb") as f:
+        data = f.read()
+    header_end = 8 + 8 + 13 + 4  # signature, then IHDR: length and type, 13 bytes, CRC
+    if data[:8] != b"\x89PNG\r\n\x1a\n" or data[12:16] != b"IHDR":
+        raise FigureError("figure.empty", path=path)
+    chunks = b"".join(png_chunk(b"iTXt", key.encode("latin-1") + b"\0\0\0\0\0" + text.encode("utf-8"))
+                      for key, text in items.items())
+    with open(path, "wb") as f:
+        f.write(data[:header_end] + chunks + data[header_end:])
 
 
 strings({
