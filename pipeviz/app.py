@@ -466,7 +466,8 @@ class Explorer(pn.viewable.Viewer):
         narrow screen."""
         flex = lambda basis, **kw: dict(styles={"flex": basis, "min-width": "0", **kw})  # noqa: E731
         # One Bokeh column: Bokeh lines up the two time axes (same left border).
-        time_charts = pn.pane.Bokeh(bk_column(self.figures.timeline, self.figures.over_time,
+        # The play controls between them, as on the page (render/teach.py).
+        time_charts = pn.pane.Bokeh(bk_column(self.figures.timeline, self.figures.play_controls, self.figures.over_time,
                                               sizing_mode="stretch_width"), sizing_mode="stretch_width")
         charts = pn.Column(time_charts, self.glance.lines_key, sizing_mode="stretch_width", **flex("1 1 420px"))
         bars = pn.Column(self.figures.inflight, self.bars_key, width=240, **flex("0 0 240px"))
