@@ -30,6 +30,7 @@ from .errors import ConfigError, OrderError
 from .registry import NAMES
 from .render.figures import Figures
 from .render.glance_panel import GlancePanes, marked
+from .render.sweep import V_WIDTH as SWEEP_V_WIDTH
 from .serving import has_viewer
 from .text import Msg, fill, template
 from .view import closing, columns, glance, own_order, readouts, sweep, teach
@@ -481,7 +482,10 @@ class Explorer(pn.viewable.Viewer):
             self.glance.ops_card,
             self.table_title,
             self.table,
-            self.figures.sweep_row,
+            # The sweep: the V chart beside the m chart where there is room, below it where there is not.
+            pn.FlexBox(pn.pane.Bokeh(self.figures.sweep_m, sizing_mode="stretch_width", **flex("1 1 320px")),
+                       pn.pane.Bokeh(self.figures.sweep_v, width=SWEEP_V_WIDTH, **flex(f"0 0 {SWEEP_V_WIDTH}px")),
+                       flex_wrap="wrap", gap="0 8px", sizing_mode="stretch_width"),
             sizing_mode="stretch_width", **flex("1 1 460px"),
         )
         controls = pn.Column(self.controls, self.glance.a11y, sizing_mode="stretch_width",

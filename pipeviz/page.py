@@ -166,7 +166,8 @@ TEMPLATE = """
     </details>
     <h3 id="pv-table-title" style="margin:8px 5px 4px">{{ table_title }}</h3>
     <div id="pv-table" class="pv-table-root"></div>
-    <div class="pv-sweep">{{ embed(roots.layout_sweep) }}</div>
+    <div class="pv-sweep"><div class="pv-sweep-m">{{ embed(roots.layout_sweep_m) }}</div>
+      <div class="pv-sweep-v">{{ embed(roots.layout_sweep_v) }}</div></div>
   </div>
 </div>
 {% endblock %}
@@ -331,7 +332,8 @@ def document_html(cfg: Config, lang: str, script_tags: str) -> str:
     doc.add_root(column(figs.timeline, figs.play_controls, figs.over_time, name="layout_charts",
                         sizing_mode="stretch_width"))
     doc.add_root(column(figs.inflight, name="layout_bars"))
-    doc.add_root(column(figs.sweep_row, name="layout_sweep", sizing_mode="stretch_width"))
+    doc.add_root(column(figs.sweep_m, name="layout_sweep_m", sizing_mode="stretch_width"))
+    doc.add_root(column(figs.sweep_v, name="layout_sweep_v"))
     doc.js_on_event(DocumentReady, callback("ready"))
     figs.timeline.js_on_change("inner_width", callback("resize"))
     for fig in (figs.timeline, figs.over_time):  # a pan or zoom ended: level the timeline again (view/lod.py)

@@ -56,6 +56,9 @@ body { font-family: FONT_STACK; margin: 0; }
 .pv-main { flex: 1 1 460px; min-width: 0; }
 .pv-charts-row { display: flex; flex-wrap: wrap; gap: 0 8px; }
 .pv-charts { flex: 1 1 420px; min-width: 0; }
+.pv-sweep { display: flex; flex-wrap: wrap; gap: 0 8px; }
+.pv-sweep-m { flex: 1 1 320px; min-width: 0; }
+.pv-sweep-v { flex: 0 0 290px; }
 .pv-bars { flex: 0 0 240px; }
 .pv-table-root { max-width: 100%; overflow-x: auto; }
 .pv-readout-box, .pv-bars-key { padding: 0 5px; }

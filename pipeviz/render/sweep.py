@@ -8,7 +8,6 @@ for colour-blind readers and in grey print."""
 from __future__ import annotations
 
 from bokeh.core.properties import value
-from bokeh.layouts import row
 from bokeh.models import (
     BasicTickFormatter,
     ColumnDataSource,
@@ -29,6 +28,7 @@ COLORS = ("#000000", "#E69F00", "#56B4E9", "#009E73", "#0072B2", "#D55E00", "#CC
 MARKERS = ("circle", "square", "triangle", "diamond", "inverted_triangle", "star", "hex", "plus")
 DASHES = ("solid", "dashed", "dotted", "dotdash", "dashdot", "solid", "dashed", "dotted")
 HEIGHT = 320
+V_WIDTH = 290  # the V chart: eight points need no more
 
 
 def _style(fig, font: str, name: str) -> None:
@@ -43,7 +43,9 @@ def _style(fig, font: str, name: str) -> None:
 
 
 def add(figs, font: str) -> None:
-    """Build the sweep figures on `figs` (a Figures): figs.sweep_row, named models."""
+    """Build the sweep figures on `figs` (a Figures): figs.sweep_m and figs.sweep_v
+    (the explorers lay them out side by side where there is room, the V chart below
+    where there is not), named models."""
     src = figs.sources
     m_fig = figure(height=HEIGHT, width=600, x_axis_type="log", x_range=Range1d(0.8, 170), y_range=Range1d(0, 1.02),
                    tools="", toolbar_location=None, sizing_mode="stretch_width", name="sweep_m", min_border_left=60)
@@ -68,7 +70,7 @@ def add(figs, font: str) -> None:
     m_fig.xaxis.formatter = BasicTickFormatter()
     m_fig.add_tools(HoverTool(renderers=points, tooltips=[("m", "@x"), ("", "@y{0.00%}")], name="sweep_hover"))
 
-    v_fig = figure(height=HEIGHT, width=290, x_range=Range1d(0.5, 8.5), y_range=m_fig.y_range, tools="",
+    v_fig = figure(height=HEIGHT, width=V_WIDTH, x_range=Range1d(0.5, 8.5), y_range=m_fig.y_range, tools="",
                    toolbar_location=None, name="sweep_v", min_border_left=60)
     _style(v_fig, font, "sweep_v")
     line = src["sweep_v_line"] = ColumnDataSource(name="sweep_v_line", data={"x": [], "y": []})
@@ -85,7 +87,6 @@ def add(figs, font: str) -> None:
     v_fig.xaxis.ticker = list(range(1, 9))
 
     figs.sweep_m, figs.sweep_v = m_fig, v_fig
-    figs.sweep_row = row(m_fig, v_fig, name="sweep_row", sizing_mode="stretch_width")
     for fig in (m_fig, v_fig):
         for model in fig.references():
             if model.name:
