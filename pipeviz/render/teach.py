@@ -145,9 +145,10 @@ def add(figs) -> None:
     play = Toggle(label="▶", active=False, name="play_toggle", width=110, syncable=False)
     time = Slider(start=0, end=1, value=1, step=0.001, show_value=False, title="", name="play_time",
                   sizing_mode="stretch_width", syncable=False)
-    speed = RadioButtonGroup(labels=SPEED_LABELS, active=2, name="play_speed", width=200, syncable=False)
-    clock = Div(text="", name="play_clock", width=150, syncable=False, styles={"font-variant-numeric": "tabular-nums"})
-    download = Button(label="PNG", name="download", width=190)
+    # Widths that fit a phone (a 360 px screen leaves the charts about 340 px).
+    speed = RadioButtonGroup(labels=SPEED_LABELS, active=2, name="play_speed", width=195, syncable=False)
+    clock = Div(text="", name="play_clock", width=130, syncable=False, styles={"font-variant-numeric": "tabular-nums"})
+    download = Button(label="PNG", name="download", sizing_mode="stretch_width", max_width=220)
     why = Div(text="", name="why", sizing_mode="stretch_width", syncable=False,
               styles={"font-size": "13px", "min-height": "1.5em"}, html_attributes={"role": "status"})
     refs = dict(
@@ -180,7 +181,8 @@ def add(figs) -> None:
 
     sweep.add(figs, FONT)
     figs.play_controls = column(row(play, time, clock, sizing_mode="stretch_width"),
-                                row(speed, download), why, name="play_controls", sizing_mode="stretch_width")
+                                row(speed, download, sizing_mode="stretch_width"), why, name="play_controls",
+                                sizing_mode="stretch_width")
     for model in [*figs.sources.values(), why, play, time, speed, clock, download, legend, readout, summary,
                   why_format, bars_dim, *cursors, *curtains, *keys, *tl.tools]:
         if model.name:

@@ -272,7 +272,7 @@ strings({
     "play.speed": ("Speed", "速度"),
     "legend.idle": ("idle (bubble)", "空闲（气泡）"),
     "slide.head": ("{title}, P={P}, m={m}, V={V}: {bubble}", "{title}，P={P}，m={m}，V={V}：{bubble}"),
-    "teach.download": ("Download figure (PNG)", "下载图片（PNG）"),
+    "teach.download": ("Save as PNG", "保存为 PNG"),
     "tool.pan": ("Pan along time", "沿时间拖动"),
     "tool.zoom": ("Zoom time with the wheel", "用滚轮缩放时间"),
     "tool.reset": ("Reset the view", "复原视图"),
