@@ -100,13 +100,15 @@ def add(figs) -> None:
     tl.segment(x0="x0", y0="y0", x1="x1", y1="y1", source=src["critical_links"], line_color="black", line_width=3,
                level="overlay", name="critical_lines")
 
-    # The cursor, and a curtain over what has not happened yet.
+    # The cursor, and a curtain over what has not happened yet. Everything that moves
+    # while playing is on Bokeh's overlay level: a frame then repaints only the overlay
+    # canvas, not the boxes and hatched bubbles below (benchmarks/play.py).
     cursors, curtains = [], []
     for fig, tag in ((tl, "timeline"), (over, "over_time")):
-        span = Span(location=0, dimension="height", line_color=CURSOR, line_width=2, visible=False,
+        span = Span(location=0, dimension="height", line_color=CURSOR, line_width=2, visible=False, level="overlay",
                     editable=fig is tl, name=f"{tag}_cursor", syncable=False)
         curtain = BoxAnnotation(left=0, fill_color="white", fill_alpha=0.88, line_alpha=0, visible=False,
-                                name=f"{tag}_curtain", syncable=False)
+                                level="overlay", name=f"{tag}_curtain", syncable=False)
         fig.add_layout(curtain)
         fig.add_layout(span)
         cursors.append(span)
@@ -114,7 +116,7 @@ def add(figs) -> None:
 
     # The in-flight count at the cursor, over the dimmed peaks.
     bars_dim = BoxAnnotation(fill_color="white", fill_alpha=0.7, line_alpha=0, visible=False, name="bars_dim",
-                             syncable=False)
+                             level="overlay", syncable=False)
     bars.add_layout(bars_dim)
     src["cursor_bars"].syncable = False
     bars.hbar(y="rank", left="zero", right="held", height=0.6, source=src["cursor_bars"], fill_color=KIND_COLORS[0],
