@@ -228,6 +228,7 @@ def texts(lang: str) -> dict:
         "tool_tap": {"description": t("tool.tap")},
         "ops_hover": {"description": t("tool.hover_ops")},
         "bubbles_hover": {"description": t("tool.hover_idle")},
+        "stuck_hover": {"description": t("tool.hover_stuck")},
     }
 
 
@@ -280,6 +281,7 @@ strings({
     "tool.tap": ("Tap: follow a micro-batch, or ask why a rank idles", "点选：跟踪一个微批次，或看 rank 为何空闲"),
     "tool.hover_ops": ("Hover: ops", "悬停：操作"),
     "tool.hover_idle": ("Hover: why a rank idles", "悬停：rank 为何空闲"),
+    "tool.hover_stuck": ("Hover: ops an order of one's own cannot run", "悬停：自定义顺序中卡住的操作"),
 })
 
 
