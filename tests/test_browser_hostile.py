@@ -5,6 +5,9 @@ exception (served_app checks its log). A fragment-only URL is applied on every l
 import pytest
 from browser import served_app
 
+from pipeviz.text import template
+from pipeviz.view import teach  # noqa: F401  (registers the toolbar's words)
+
 pytestmark = pytest.mark.browser
 
 PWN = "window.__pwned=1"
@@ -138,7 +141,7 @@ CANVASES = """() => { const out = []; const walk = (root) => { for (const el of 
 def wheel_zoom(page, steps: int) -> None:
     """A reader's zoom: pick the wheel-zoom tool, then scroll over the timeline (the
     largest canvas on the page)."""
-    page.locator("[title*='Wheel Zoom']").first.click()
+    page.locator(f"[title='{template('tool.zoom')}']").first.click()  # its name from the strings table (view/teach.py)
     x, y, w, h = max(page.evaluate(CANVASES), key=lambda b: b[2] * b[3])
     page.mouse.move(x + w / 2, y + h / 2)
     for _ in range(steps):
