@@ -15,7 +15,7 @@ import os
 from contextlib import contextmanager
 from functools import lru_cache
 from html import escape
-from urllib.parse import parse_qsl
+from urllib.parse import parse_qsl, urlencode
 
 import panel as pn
 import panel.io.location as panel_location
@@ -30,9 +30,10 @@ from .errors import ConfigError, OrderError
 from .registry import NAMES
 from .render.figures import Figures
 from .render.glance_panel import GlancePanes, marked
+from .render.sweep import V_WIDTH as SWEEP_V_WIDTH
 from .serving import has_viewer
 from .text import Msg, fill, template
-from .view import closing, columns, glance, own_order, readouts
+from .view import closing, columns, glance, own_order, readouts, sweep, teach
 from .view.fields import FIELDS, PRESETS, encode
 from .view.fields import parse as parse_url
 from .view.state import ENGINE_FIELDS, config, normalize
@@ -76,16 +77,31 @@ class LiveFloatSlider(pn.widgets.FloatSlider):
 
 
 def _parameter(f):
-    doc = f.name
+    # No `doc`: Panel shows a parameter's doc as its widget's tooltip, and a field's
+    # name ("lang", "tf") is no word for a reader in any language.
     if f.kind == "int":
-        return param.Integer(default=f.default, bounds=(f.low, f.high), doc=doc)
+        return param.Integer(default=f.default, bounds=(f.low, f.high))
     if f.kind == "float":
-        return param.Number(default=f.default, bounds=(f.low, f.high), doc=doc)
+        return param.Number(default=f.default, bounds=(f.low, f.high))
     if f.kind == "bool":
-        return param.Boolean(default=f.default, doc=doc)
+        return param.Boolean(default=f.default)
     if f.kind == "text":
-        return param.String(default=f.default, doc=doc)
-    return param.Selector(default=f.default, objects=list(f.choices), doc=doc)
+        return param.String(default=f.default)
+    return param.Selector(default=f.default, objects=list(f.choices))
+
+
+def url_lang() -> str | None:
+    """The language the session's URL asks for (`?lang=zh`), read when the session
+    starts, so that the first view is already in it: the rest of the URL is applied
+    once the browser has rendered (Explorer._on_load), and a reader of `lang=zh`
+    should not see the English page first. None when there is no session or no
+    valid `lang` in the query."""
+    args = pn.state.session_args or {}
+    raw = [v.decode("utf-8", "replace") if isinstance(v, bytes) else str(v) for v in args.get("lang", [])]
+    if not raw:
+        return None
+    updates, _ = parse_url("?" + urlencode([("lang", v) for v in raw]))
+    return updates.get("lang")
 
 
 class Explorer(pn.viewable.Viewer):
@@ -184,8 +200,12 @@ class Explorer(pn.viewable.Viewer):
             if res is not None:
                 self.result = res
                 self._window = None  # the view's x_range opens at the full view
-                self.figures.apply(columns.figure_view(res, self.unit, lang, self.figures.label_px()))
-                self.readout.object = readouts.readout_html(readouts.readout_values(res), lang)
+                state = self.state()
+                self.figures.apply(columns.figure_view(res, self.unit, lang, self.label_px()))
+                self.figures.apply(teach.figure_view(res, state, lang))  # after: it sets the projector's sizes
+                html = readouts.readout_html(readouts.readout_values(res), lang)
+                # The projector's larger readout (a class inside the pane: its CSS cannot reach in from outside).
+                self.readout.object = f'<div class="pv-projector">{html}</div>' if state["projector"] else html
                 self.closing.object = closing.closing_html(closing.closing_values(res), lang)
                 self.closing.visible = bool(self.closing.object)
                 self.glance.drawn(res, lang)
@@ -224,6 +244,7 @@ class Explorer(pn.viewable.Viewer):
                 self.bars_key.object = readouts.bars_key_html(res.order.has_w, self.lang, res.balance is not None)
                 self.places.object = closing.placements_html(self._places_rows[1], self.lang)
                 self.places.visible = bool(self.places.object)
+                self.figures.apply(sweep.figure_view(sweep.cached_values(res.config), res.config, self.lang))
         self._write_url()
 
     def _later(self) -> None:
@@ -246,13 +267,17 @@ class Explorer(pn.viewable.Viewer):
             self._relevel((float(event.x0), float(event.x1)))
 
     def _relevel(self, window) -> None:
-        res, px = self.result, self.figures.label_px()
+        res, px = self.result, self.label_px()
         self._window = window
         with pn.io.hold():
             boxes = columns.ops(res, px, window)
             self.figures.sources["ops"].data = boxes
             self.figures.sources["fb_halves"].data = columns.fb_halves(res, boxes)
             self.figures.relabel(columns.labels(res, px, window))
+
+    def label_px(self) -> float:
+        """The width the micro-batch labels are fitted to (narrower when the projector enlarges them)."""
+        return self.figures.label_px() / teach.label_scale(self.state())
 
     def _show_notice(self, lang: str, res: Result | None = None) -> None:
         """What is not valid or cannot finish (a warning) and what the rules adjusted
@@ -379,6 +404,8 @@ class Explorer(pn.viewable.Viewer):
             language, presets, schedule, *sliders, cost_card, self.order_card(lang),
             pn.pane.HTML(f"<b>{escape(template('field.unit', lang))}</b>"), unit, balance,
             *self.encoder_controls(lang),
+            pn.Row(*(pn.widgets.Toggle.from_param(getattr(self.param, k), name=template(f"field.{k}", lang))
+                     for k in ("critical", "projector"))),
             sizing_mode="stretch_width",
         )
 
@@ -440,7 +467,8 @@ class Explorer(pn.viewable.Viewer):
         narrow screen."""
         flex = lambda basis, **kw: dict(styles={"flex": basis, "min-width": "0", **kw})  # noqa: E731
         # One Bokeh column: Bokeh lines up the two time axes (same left border).
-        time_charts = pn.pane.Bokeh(bk_column(self.figures.timeline, self.figures.over_time,
+        # The play controls between them, as on the page (render/teach.py).
+        time_charts = pn.pane.Bokeh(bk_column(self.figures.timeline, self.figures.play_controls, self.figures.over_time,
                                               sizing_mode="stretch_width"), sizing_mode="stretch_width")
         charts = pn.Column(time_charts, self.glance.lines_key, sizing_mode="stretch_width", **flex("1 1 420px"))
         bars = pn.Column(self.figures.inflight, self.bars_key, width=240, **flex("0 0 240px"))
@@ -454,6 +482,10 @@ class Explorer(pn.viewable.Viewer):
             self.glance.ops_card,
             self.table_title,
             self.table,
+            # The sweep: the V chart beside the m chart where there is room, below it where there is not.
+            pn.FlexBox(pn.pane.Bokeh(self.figures.sweep_m, sizing_mode="stretch_width", **flex("1 1 320px")),
+                       pn.pane.Bokeh(self.figures.sweep_v, width=SWEEP_V_WIDTH, **flex(f"0 0 {SWEEP_V_WIDTH}px")),
+                       flex_wrap="wrap", gap="0 8px", sizing_mode="stretch_width"),
             sizing_mode="stretch_width", **flex("1 1 460px"),
         )
         controls = pn.Column(self.controls, self.glance.a11y, sizing_mode="stretch_width",

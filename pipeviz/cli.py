@@ -216,7 +216,22 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--lang", choices=("en", "zh"), default="en",
                    help="the language the page opens in (default en); a reader can switch, and lang=zh "
                         "in the URL overrides it")
+    _add_figure_parser(sub)
     return parser
+
+
+def _add_figure_parser(sub) -> None:
+    p = sub.add_parser("figure", help="write the timeline with its legend and readout as SVG or PNG, for slides",
+                       description="Write the explorer's timeline, its legend and its readout (as text) at a chosen "
+                                   "width; .svg uses Bokeh's SVG backend, .png a headless chromium (both need "
+                                   "selenium and chromium-driver).")
+    _add_config_args(p)
+    p.add_argument("-o", "--output", metavar="FILE", required=True, help="where to write: FILE.svg or FILE.png")
+    p.add_argument("--width", type=_whole("width", 1), default=1200, help="figure width in pixels (default 1200)")
+    p.add_argument("--lang", choices=("en", "zh"), default="en", help="the figure's language (default en)")
+    p.add_argument("--inflight", action="store_true", help="add the peak in-flight bars beside the timeline")
+    p.add_argument("--critical", action="store_true", help="outline one critical path")
+    p.add_argument("--projector", action="store_true", help="larger text and rows, for a lecture hall")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -244,6 +259,12 @@ def _dispatch(args: argparse.Namespace) -> int:
         from .textview import show
 
         _write(show(_run(args), args.width), None)
+    elif args.command == "figure":
+        from .figure import check, write
+
+        check(args.output, args.width)  # before running the engine: a wrong name fails fast
+        write(_run(args), args.output, args.lang, args.width, args.inflight, args.projector, args.critical)
+        print(f"wrote {args.output}", file=sys.stderr)
     elif args.command == "page":
         from .page import build
 

@@ -37,7 +37,7 @@ from importlib import resources
 from bokeh.document import Document
 from bokeh.embed import file_html
 from bokeh.events import DocumentReady, RangesUpdate
-from bokeh.layouts import column
+from bokeh.layouts import column, row
 from bokeh.models import (
     Button,
     CheckboxGroup,
@@ -64,15 +64,17 @@ from .registry import NAMES, SCHEDULES
 from .render.figures import Figures
 from .render.style import PAGE_CSS, READOUT_CSS
 from .text import template
-from .view import closing, columns, glance, lod, palette
+from .view import closing, columns, glance, lod, palette, sweep, teach
 from .view.columns import CHUNKS, LABEL_PX_PER_CHAR, ROW, ROW_PX
 from .view.fields import FIELDS, MAX_RAW, PRESETS, defaults
 from .view.readouts import LAYOUTS, TABLE_HEAD
 from .view.state import ENGINE_FIELDS, V_STEP
 
+# The teaching toggles (view/teach.py's fields), shown as Bokeh toggles named after them.
+TOGGLES = ("critical", "projector")
 # In the order the page loads them: each may use those before it.
-SCRIPTS = ("text.js", "engine.js", "custom.js", "encoder.js", "balance.js", "fields.js", "state.js", "columns.js",
-           "readouts.js", "closing.js", "glance.js", "a11y.js", "explorer.js")
+SCRIPTS = ("text.js", "engine.js", "custom.js", "encoder.js", "balance.js", "causes.js", "fields.js", "state.js",
+           "columns.js", "readouts.js", "closing.js", "glance.js", "a11y.js", "teach.js", "sweep.js", "explorer.js")
 
 
 def read_static(name: str) -> str:
@@ -114,6 +116,8 @@ def page_data() -> dict:
         "closing": closing.page_data(),
         "widgetTexts": {lang: widget_texts(lang) for lang in text.LANGS},
         "glance": glance.as_data(),
+        "teach": teach.as_data(),
+        "sweep": sweep.as_data(),
     }
 
 
@@ -162,6 +166,8 @@ TEMPLATE = """
     </details>
     <h3 id="pv-table-title" style="margin:8px 5px 4px">{{ table_title }}</h3>
     <div id="pv-table" class="pv-table-root"></div>
+    <div class="pv-sweep"><div class="pv-sweep-m">{{ embed(roots.layout_sweep_m) }}</div>
+      <div class="pv-sweep-v">{{ embed(roots.layout_sweep_v) }}</div></div>
   </div>
 </div>
 {% endblock %}
@@ -214,6 +220,7 @@ def widget_texts(lang: str) -> dict:
     out["preset"] = {"title": t("field.preset"),
                      "options": [["", t("preset.prompt")], *([p, t(f"preset.{p}")] for p in PRESETS)]}
     out["costs-toggle"] = {"label": t("costs.title")}
+    out.update({key: {"label": t(FIELDS[key].label_key)} for key in TOGGLES})
     for name, key in (("tagline", "app.tagline"), ("unit_label", "field.unit"), ("costs_note", "costs.note"),
                       ("own_note", "own.note"), ("placement_label", "field.placement"),
                       ("encoder_label", "field.encoder")):
@@ -268,6 +275,7 @@ def widgets(cfg: Config, lang: str) -> dict:
         custom=Toggle(active=False, button_type="primary", sizing_mode="stretch_width", name="custom", **texts["custom"]),
         preset=Select(value=glance.matching_preset({**defaults(), **state_of(cfg), "lang": lang}) or "",
                       name="preset", **texts["preset"]),
+        **{key: Toggle(active=bool(FIELDS[key].default), name=key, **texts[key]) for key in TOGGLES},
     )
 
 
@@ -316,19 +324,23 @@ def document_html(cfg: Config, lang: str, script_tags: str) -> str:
         ui["lang"], ui["preset"], ui["schedule"], ui["P"], ui["m"], ui["V"], costs_toggle, costs_box, own_toggle, own_box,
         Div(name="unit_label", **texts["unit_label"]), ui["unit"], ui["balance"],
         Div(name="encoder_label", **texts["encoder_label"]), ui["encoder"], ui["ef"], ui["eb"], ui["frozen"],
+        row(*(ui[key] for key in TOGGLES)),
         name="layout_controls", sizing_mode="stretch_width",
     )
-    doc = Document(title="pipeviz explorer")
+    doc = Document(title=template("page.title", lang))
     doc.add_root(controls)
-    doc.add_root(column(figs.timeline, figs.over_time, name="layout_charts", sizing_mode="stretch_width"))
+    doc.add_root(column(figs.timeline, figs.play_controls, figs.over_time, name="layout_charts",
+                        sizing_mode="stretch_width"))
     doc.add_root(column(figs.inflight, name="layout_bars"))
+    doc.add_root(column(figs.sweep_m, name="layout_sweep_m", sizing_mode="stretch_width"))
+    doc.add_root(column(figs.sweep_v, name="layout_sweep_v"))
     doc.js_on_event(DocumentReady, callback("ready"))
     figs.timeline.js_on_change("inner_width", callback("resize"))
     for fig in (figs.timeline, figs.over_time):  # a pan or zoom ended: level the timeline again (view/lod.py)
         fig.js_on_event(RangesUpdate, CustomJS(args=dict(anchor=figs.timeline),
                                                code="PipevizExplorer.handle(anchor.document, 'zoom', [cb_obj.x0, cb_obj.x1])"))
     return file_html(
-        doc, resources=InlineOnly(), title="pipeviz explorer", template=TEMPLATE,
+        doc, resources=InlineOnly(), title=template("page.title", lang), template=TEMPLATE,
         template_variables=dict(page_css=PAGE_CSS + READOUT_CSS, scripts=script_tags, lang=lang,
                                 table_title=escape(template("table.title", lang)),
                                 ops_title=escape(template("ops.title", lang)),

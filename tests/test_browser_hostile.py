@@ -5,6 +5,9 @@ exception (served_app checks its log). A fragment-only URL is applied on every l
 import pytest
 from browser import served_app
 
+from pipeviz.text import template
+from pipeviz.view import teach  # noqa: F401  (registers the toolbar's words)
+
 pytestmark = pytest.mark.browser
 
 PWN = "window.__pwned=1"
@@ -135,11 +138,15 @@ CANVASES = """() => { const out = []; const walk = (root) => { for (const el of 
     if (el.shadowRoot) walk(el.shadowRoot); } }; walk(document); return out; }"""
 
 
+TIMELINE_BOX = """() => { const tl = Bokeh.documents[0].get_model_by_name('timeline');
+    const r = Bokeh.index.find_one(tl).canvas_view.el.getBoundingClientRect(); return [r.x, r.y, r.width, r.height]; }"""
+
+
 def wheel_zoom(page, steps: int) -> None:
-    """A reader's zoom: pick the wheel-zoom tool, then scroll over the timeline (the
-    largest canvas on the page)."""
-    page.locator("[title*='Wheel Zoom']").first.click()
-    x, y, w, h = max(page.evaluate(CANVASES), key=lambda b: b[2] * b[3])
+    """A reader's zoom: pick the wheel-zoom tool, then scroll over the timeline (found
+    through Bokeh: the sweep's chart can be the largest canvas on the page)."""
+    page.locator(f"[title='{template('tool.zoom')}']").first.click()  # its name from the strings table (view/teach.py)
+    x, y, w, h = page.evaluate(TIMELINE_BOX)
     page.mouse.move(x + w / 2, y + h / 2)
     for _ in range(steps):
         page.mouse.wheel(0, -400)

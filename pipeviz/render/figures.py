@@ -33,6 +33,7 @@ from ..view.palette import (
     W_ONLY_COLOR,
     chunk_palette,
 )
+from . import teach
 
 # The stacked time figures' smallest left border: room for the rank axis and one- or
 # two-digit ticks, so that a phone's timeline keeps 300 px (360 px wide screen). Both
@@ -106,6 +107,7 @@ class Figures:
             fig.title.text_font = FONT
             fig.toolbar.logo = None  # one tab stop and a link fewer; Bokeh is credited in the README
         self.models = self._named()
+        teach.add(self)  # the teaching models (render/teach.py): cursor, critical path, slide, controls
 
     # -- figures -----------------------------------------------------------------
 

@@ -24,6 +24,9 @@ READOUT_CSS = """
 .pv-closing { font-size: 14px; line-height: 1.5; margin-top: 2px; }
 .pv-places-title { margin: 6px 0 2px; font-size: 14px; }
 .pv-places-note { font-size: 12px; margin: 4px 0; max-width: 60em; }
+.pv-projector .pv-readout, .pv-projector.pv-readout { font-size: 22px; }
+.pv-projector .pv-bubble { font-size: 28px; }
+.pv-projector .pv-key, .pv-projector .pv-table { font-size: 19px; }
 """
 
 # The timeline's key, the in-flight lines' key and the ops table (view/glance.py), both explorers.
@@ -53,6 +56,9 @@ body { font-family: FONT_STACK; margin: 0; }
 .pv-main { flex: 1 1 460px; min-width: 0; }
 .pv-charts-row { display: flex; flex-wrap: wrap; gap: 0 8px; }
 .pv-charts { flex: 1 1 420px; min-width: 0; }
+.pv-sweep { display: flex; flex-wrap: wrap; gap: 0 8px; }
+.pv-sweep-m { flex: 1 1 320px; min-width: 0; }
+.pv-sweep-v { flex: 0 0 290px; }
 .pv-bars { flex: 0 0 240px; }
 .pv-table-root { max-width: 100%; overflow-x: auto; }
 .pv-readout-box, .pv-bars-key { padding: 0 5px; }

@@ -261,7 +261,7 @@
   // The timeline's plot width as laid out now (Figures.label_px).
   Explorer.prototype.labelPx = function () {
     var width = this.doc.get_model_by_name('timeline').inner_width;
-    return width ? width : DATA.consts.plotPx;
+    return (width ? width : DATA.consts.plotPx) / X.teach.labelScale(this.values);
   };
 
   // Assign the figure view to the models by name: a source only when what its
@@ -287,6 +287,7 @@
       });
       if (any) model.setv(changes);
     });
+    X.teach.draw(this, res, lang); // the teaching models (static/teach.js)
   };
 
   // The timeline's width changed: the boxes and the micro-batch labels that fit change with it.
@@ -365,6 +366,7 @@
       this.setHtml('pv-table', X.readouts.tableHtml(this.tableRows[1], lang));
       this.setHtml('pv-bars-key', X.readouts.barsKeyHtml(res.order.hasW, lang, res.balance !== null));
       this.setHtml('pv-places', X.closing.placementsHtml(this.placesRows[1], lang));
+      X.sweep.draw(this); // the sweep (static/sweep.js), after the repaint too
     }
     this.writeUrl();
   };
@@ -403,6 +405,7 @@
   var explorer = null;
 
   X.Explorer = Explorer;
+  X.same = same;
   X.get = function () { return explorer; };
   X.handle = function (doc, what, key) {
     if (what === 'ready') {

@@ -1,0 +1,93 @@
+"""The sweep figures (view/sweep.py gives their sources and properties, by name):
+bubble against m on a log axis, one closed-form line and one set of simulated points
+per schedule, the current m marked; and interleaved 1F1B's bubble against V.
+
+Each schedule has its own colour (Okabe-Ito), marker and dash, so the lines stay apart
+for colour-blind readers and in grey print."""
+
+from __future__ import annotations
+
+from bokeh.core.properties import value
+from bokeh.models import (
+    BasicTickFormatter,
+    ColumnDataSource,
+    FixedTicker,
+    HoverTool,
+    Legend,
+    LegendItem,
+    NumeralTickFormatter,
+    Range1d,
+    Span,
+)
+from bokeh.plotting import figure
+
+from ..registry import NAMES
+from ..view.sweep import M_POINTS
+
+COLORS = ("#000000", "#E69F00", "#56B4E9", "#009E73", "#0072B2", "#D55E00", "#CC79A7", "#F0E442")
+MARKERS = ("circle", "square", "triangle", "diamond", "inverted_triangle", "star", "hex", "plus")
+DASHES = ("solid", "dashed", "dotted", "dotdash", "dashdot", "solid", "dashed", "dotted")
+HEIGHT = 320
+V_WIDTH = 290  # the V chart: eight points need no more
+
+
+def _style(fig, font: str, name: str) -> None:
+    fig.title.name = f"{name}_title"
+    fig.xaxis[0].name = f"{name}_xaxis"
+    fig.yaxis[0].name = f"{name}_yaxis"
+    fig.yaxis[0].formatter = NumeralTickFormatter(format="0%")
+    for axis in (*fig.xaxis, *fig.yaxis):
+        axis.axis_label_text_font = axis.major_label_text_font = font
+    fig.title.text_font = font
+    fig.toolbar.logo = None
+
+
+def add(figs, font: str) -> None:
+    """Build the sweep figures on `figs` (a Figures): figs.sweep_m and figs.sweep_v
+    (the explorers lay them out side by side where there is room, the V chart below
+    where there is not), named models."""
+    src = figs.sources
+    m_fig = figure(height=HEIGHT, width=600, x_axis_type="log", x_range=Range1d(0.8, 170), y_range=Range1d(0, 1.02),
+                   tools="", toolbar_location=None, sizing_mode="stretch_width", name="sweep_m", min_border_left=60)
+    _style(m_fig, font, "sweep_m")
+    items, points = [], []
+    for i, _name in enumerate(NAMES):
+        line = src[f"sweep_line_{i}"] = ColumnDataSource(name=f"sweep_line_{i}", data={"x": [], "y": []})
+        sim = src[f"sweep_sim_{i}"] = ColumnDataSource(name=f"sweep_sim_{i}", data={"x": [], "y": []})
+        color, marker, dash = COLORS[i % len(COLORS)], MARKERS[i % len(MARKERS)], DASHES[i % len(DASHES)]
+        r_line = m_fig.line("x", "y", source=line, line_color=color, line_width=2, line_dash=dash)
+        r_pts = m_fig.scatter("x", "y", source=sim, marker=marker, size=9, fill_color=color, line_color="black")
+        points.append(r_pts)
+        items.append(LegendItem(label=value(""), renderers=[r_line, r_pts], name=f"sweep_key_{i}"))
+    # The legend's title says what a line and a point are.
+    legend = Legend(items=items, location="top_right", click_policy="hide", name="sweep_legend",
+                    background_fill_alpha=0.85, label_text_font=font, title_text_font=font, spacing=0, padding=6,
+                    title_text_font_style="normal")
+    m_fig.add_layout(legend)
+    m_fig.add_layout(Span(location=8, dimension="height", line_dash="dashed", line_color="#444444", line_width=1.5,
+                          name="sweep_m_now"))
+    m_fig.xaxis.ticker = FixedTicker(ticks=list(M_POINTS))
+    m_fig.xaxis.formatter = BasicTickFormatter()
+    m_fig.add_tools(HoverTool(renderers=points, tooltips=[("m", "@x"), ("", "@y{0.00%}")], name="sweep_hover"))
+
+    v_fig = figure(height=HEIGHT, width=V_WIDTH, x_range=Range1d(0.5, 8.5), y_range=m_fig.y_range, tools="",
+                   toolbar_location=None, name="sweep_v", min_border_left=60)
+    _style(v_fig, font, "sweep_v")
+    line = src["sweep_v_line"] = ColumnDataSource(name="sweep_v_line", data={"x": [], "y": []})
+    sim = src["sweep_v_sim"] = ColumnDataSource(name="sweep_v_sim", data={"x": [], "y": []})
+    i = NAMES.index("interleaved") if "interleaved" in NAMES else 0
+    r_line = v_fig.line("x", "y", source=line, line_color=COLORS[i], line_width=2, line_dash=DASHES[i])
+    r_pts = v_fig.scatter("x", "y", source=sim, marker=MARKERS[i], size=9, fill_color=COLORS[i], line_color="black")
+    v_fig.add_layout(Legend(items=[LegendItem(label=value(""), renderers=[r_line, r_pts], name="sweep_v_key")],
+                            location="top_right", name="sweep_v_legend", label_text_font=font,
+                            background_fill_alpha=0.85))
+    v_fig.add_layout(Span(location=2, dimension="height", line_dash="dashed", line_color="#444444", line_width=1.5,
+                          name="sweep_v_now"))
+    v_fig.add_tools(HoverTool(renderers=[r_pts], tooltips=[("V", "@x"), ("", "@y{0.00%}")], name="sweep_v_hover"))
+    v_fig.xaxis.ticker = list(range(1, 9))
+
+    figs.sweep_m, figs.sweep_v = m_fig, v_fig
+    for fig in (m_fig, v_fig):
+        for model in fig.references():
+            if model.name:
+                figs.models.setdefault(model.name, model)

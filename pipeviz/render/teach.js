@@ -1,0 +1,355 @@
+/* What only the browser does with the teaching models, written once for both
+ * explorers (the served app and the standalone page run this same code as Bokeh
+ * CustomJS; see render/teach.py). Plain ES2019.
+ *
+ *   why        the sentence for an idle gap: its rank's next op and what it waits for
+ *              (hover tooltip and tap), from the "waits" source's numbers and the
+ *              templates in "teach_words" (the strings table, current language)
+ *   follow     tapping an op selects every op of its micro-batch (Bokeh dims the
+ *              rest); tapping one of them again, or empty space, clears
+ *   play       a cursor over the timeline: play/pause, a time slider to scrub (the
+ *              cursor line can be dragged too), a speed; ops after the cursor are
+ *              covered, the in-flight bars show the count at the cursor's time
+ *   download   the timeline and the in-flight bars, with the legend and the readout,
+ *              as one PNG made in the browser
+ *
+ * `refs` holds the models by role (render/teach.py's REFS). State that is not a
+ * model's (the followed micro-batch, the play loop) lives in one object per
+ * document, PipevizTeach.state(refs).
+ */
+(function (root) {
+  'use strict';
+  if (root.PipevizTeach) return;
+
+  var SECONDS = 12; // one iteration plays in this many seconds at 1x
+  var SPEEDS = [0.25, 0.5, 1, 2, 4];
+  var FB = 4, EF = 5, EB = 6; // op kinds (order.py)
+  var OTHER = 0, OWN = 1; // how a gap ends (view/teach.py)
+  var states = {};
+
+  function state(refs) {
+    var id = refs.ops.id;
+    if (!states[id]) states[id] = { following: null, selecting: false, playing: false, last: null, frames: [], steps: null, ends: -1 };
+    return states[id];
+  }
+
+  function words(refs) {
+    var d = refs.words.data, out = {};
+    for (var i = 0; i < d.key.length; i++) out[d.key[i]] = d.text[i];
+    return out;
+  }
+
+  function fill(template, args) {
+    return String(template || '').replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, function (all, name) {
+      return Object.prototype.hasOwnProperty.call(args, name) ? String(args[name]) : all;
+    });
+  }
+
+  // A time as a reader wants it: at most three decimals, no trailing zeros.
+  function num(x) { return String(Math.round(x * 1000) / 1000); }
+
+  function opText(w, d, prefix, i) {
+    var kind = d[prefix + '_kind'][i];
+    var args = { kind: w['kind.' + kind], mb: d[prefix + '_mb'][i], stage: d[prefix + '_stage'][i],
+      mb2: d[prefix + '_mb2'][i], stage2: d[prefix + '_stage2'][i] };
+    if (kind === FB) return fill(w['op.pair'], args);
+    if (kind === EF || kind === EB) return fill(w['op.encoder'], args);
+    return fill(w['op.desc'], args);
+  }
+
+  // The waits row of the bubble at row `b` of the bubbles source (the same gap: rank and start).
+  function waitsRow(refs, b) {
+    var bd = refs.bubbles.data, d = refs.waits.data, n = d.rank.length;
+    if (b < n && d.rank[b] === bd.rank[b] && d.left[b] === bd.left[b]) return b;
+    for (var i = 0; i < n; i++) if (d.rank[i] === bd.rank[b] && d.left[i] === bd.left[b]) return i;
+    return -1;
+  }
+
+  function why(refs, b) {
+    var i = waitsRow(refs, b);
+    if (i < 0) return '';
+    var w = words(refs), d = refs.waits.data, form = d.form[i];
+    var args = { rank: d.rank[i], end: num(form === OTHER ? d.dep_end[i] : d.right[i]) };
+    if (form === OTHER) {
+      args.next = opText(w, d, 'next', i);
+      args.dep = opText(w, d, 'dep', i);
+      args.dep_rank = d.dep_rank[i];
+      return fill(w['why.other'], args);
+    }
+    if (form === OWN) {
+      args.next = opText(w, d, 'next', i);
+      return fill(w['why.own'], args);
+    }
+    return fill(w['why.end'], args);
+  }
+
+  function say(refs, text) {
+    if (refs.why.text !== text) refs.why.text = text;
+  }
+
+  // The note under the timeline when nothing is selected.
+  function idleNote(refs) {
+    var w = words(refs), c = refs.critical.data;
+    if (c.op && c.op.length) {
+      var makespan = refs.time.end;
+      return fill(w['critical.note'], { n: c.op.length, makespan: num(makespan) });
+    }
+    return w['why.hint'] || '';
+  }
+
+  // -- follow a micro-batch ------------------------------------------------------
+
+  function setSelection(refs, indices) {
+    var st = state(refs);
+    st.selecting = true;
+    try { refs.ops.selected.indices = indices; } finally { st.selecting = false; }
+  }
+
+  function opsOf(d, mb) {
+    var out = [], n = d.mb.length;
+    for (var j = 0; j < n; j++) if (d.mb[j] === mb || (d.kind[j] === FB && d.mb2[j] === mb)) out.push(j);
+    return out;
+  }
+
+  function onOpsSelected(refs) {
+    var st = state(refs);
+    if (st.selecting) return;
+    var idx = refs.ops.selected.indices, d = refs.ops.data;
+    if (!idx.length) {
+      st.following = null;
+      say(refs, idleNote(refs));
+      return;
+    }
+    var mb = d.mb[idx[0]];
+    if (st.following !== null && idx.length === 1 && (d.mb[idx[0]] === st.following ||
+        (d.kind[idx[0]] === FB && d.mb2[idx[0]] === st.following))) {
+      st.following = null;
+      setSelection(refs, []);
+      say(refs, idleNote(refs));
+      return;
+    }
+    var all = opsOf(d, mb);
+    st.following = mb;
+    setSelection(refs, all);
+    say(refs, fill(words(refs)['follow.on'], { mb: mb, n: all.length }));
+  }
+
+  function onBubblesSelected(refs) {
+    var idx = refs.bubbles.selected.indices;
+    if (idx.length) say(refs, why(refs, idx[0]));
+    else if (state(refs).following === null) say(refs, idleNote(refs));
+  }
+
+  // New ops: what was selected is gone. Cleared once Bokeh has taken the new data in
+  // (a selection changed inside the data's own change event meets the old indices).
+  function onOpsData(refs) {
+    var st = state(refs);
+    st.following = null;
+    root.setTimeout(function () {
+      if (refs.ops.selected.indices.length) setSelection(refs, []);
+      if (refs.bubbles.selected.indices.length) refs.bubbles.selected.indices = [];
+      if (st.following === null) say(refs, idleNote(refs));
+    }, 0);
+  }
+
+  // -- play ----------------------------------------------------------------------
+
+  // Per (what, rank): the rows of cursor_steps, in time order (the source is sorted so).
+  function segments(refs) {
+    var st = state(refs), d = refs.steps.data;
+    if (st.steps && st.steps.data === d) return st.steps;
+    var seg = { data: d, total: {}, held: {}, split: false }, n = d.rank.length;
+    for (var i = 0; i < n; i++) {
+      var into = d.what[i] === 0 ? seg.total : seg.held;
+      if (d.what[i] !== 0) seg.split = true;
+      var r = d.rank[i];
+      if (!into[r]) into[r] = [i, i + 1];
+      else into[r][1] = i + 1;
+    }
+    st.steps = seg;
+    return seg;
+  }
+
+  // The value a step function holds at time t: that of its last step at or before t.
+  function valueAt(d, range, t) {
+    if (!range) return 0;
+    var lo = range[0], hi = range[1];
+    while (lo < hi) {
+      var mid = (lo + hi) >>> 1;
+      if (d.time[mid] <= t) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo > range[0] ? d.value[lo - 1] : 0;
+  }
+
+  function countsAt(refs, t) {
+    var seg = segments(refs), d = refs.steps.data, P = refs.bars.data.rank.length;
+    var rank = new Float64Array(P), zero = new Float64Array(P), held = new Float64Array(P), total = new Float64Array(P);
+    for (var r = 0; r < P; r++) {
+      rank[r] = r;
+      total[r] = valueAt(d, seg.total[r], t);
+      held[r] = seg.split ? valueAt(d, seg.held[r], t) : total[r];
+    }
+    return { rank: rank, zero: zero, held: held, total: total };
+  }
+
+  function active(refs) {
+    var end = refs.time.end;
+    return refs.time.value < end - 1e-9 * Math.max(1, end);
+  }
+
+  function setIf(model, attrs) {
+    var changes = {}, any = false;
+    Object.keys(attrs).forEach(function (k) {
+      if (model[k] !== attrs[k]) { changes[k] = attrs[k]; any = true; }
+    });
+    if (any) model.setv(changes);
+  }
+
+  // Draw the cursor where the time slider is.
+  function showCursor(refs) {
+    var t = refs.time.value, on = active(refs), w = words(refs);
+    refs.cursors.forEach(function (span) { setIf(span, { location: t, visible: on }); });
+    refs.curtains.forEach(function (box) { setIf(box, { left: t, visible: on }); });
+    setIf(refs.bars_dim, { visible: on });
+    // The counts change only where an op starts or ends: a new data object on every
+    // frame would make the bars' plot measure its ranges and layout again each time.
+    var bars = on ? countsAt(refs, t) : { rank: [], zero: [], held: [], total: [] }, now = refs.cursor_bars.data;
+    if (!sameColumns(now, bars)) refs.cursor_bars.data = bars;
+    setClock(refs, fill(w['play.time'], { t: num(t), makespan: num(refs.time.end) }));
+  }
+
+  // The clock's text. While playing, straight into the Div's element: a Bokeh Div
+  // whose text changes is laid out again, and so is the whole document with it, every
+  // plot repainted (measured: 7 frames a second at the defaults instead of 60). The
+  // model gets the text whenever the cursor rests (pause, end, scrub).
+  function setClock(refs, text) {
+    var st = state(refs);
+    if (st.playing && refs.play.active) {
+      var view = root.Bokeh && root.Bokeh.index.find_one(refs.clock);
+      if (view && view.markup_el) {
+        view.markup_el.textContent = text;
+        return;
+      }
+    }
+    if (refs.clock.text !== text) refs.clock.text = text;
+    else if (st.playing === false) { // the element may hold a newer time than the model: show the model's
+      var v = root.Bokeh && root.Bokeh.index.find_one(refs.clock);
+      if (v && v.markup_el && v.markup_el.textContent !== text) v.markup_el.textContent = text;
+    }
+  }
+
+  function sameColumns(a, b) {
+    var keys = Object.keys(b);
+    for (var k = 0; k < keys.length; k++) {
+      var x = a[keys[k]], y = b[keys[k]];
+      if (!x || x.length !== y.length) return false;
+      for (var i = 0; i < y.length; i++) if (x[i] !== y[i]) return false;
+    }
+    return true;
+  }
+
+  function playLabel(refs) {
+    var w = words(refs), label = refs.play.active ? w['play.pause'] : w['play.play'];
+    if (refs.play.label !== label) refs.play.label = label;
+  }
+
+  function frame(refs, stamp) {
+    var st = state(refs);
+    if (!refs.play.active) { st.playing = false; return; }
+    var end = refs.time.end;
+    if (st.last !== null) {
+      var dt = Math.min(stamp - st.last, 250) / 1000; // a hidden tab does not jump to the end
+      var t = Math.min(refs.time.value + dt * SPEEDS[refs.speed.active] * end / SECONDS, end);
+      refs.time.value = t;
+      if (st.frames.length < 100000) st.frames.push(stamp);
+      if (t >= end) { refs.play.active = false; st.playing = false; return; }
+    }
+    st.last = stamp;
+    root.requestAnimationFrame(function (s) { frame(refs, s); });
+  }
+
+  function onPlay(refs) {
+    var st = state(refs);
+    playLabel(refs);
+    if (!refs.play.active) { st.playing = false; showCursor(refs); return; } // at rest: the clock's model
+    if (st.playing) return;
+    if (!active(refs)) refs.time.value = 0; // at the end: play from the start
+    st.playing = true;
+    st.last = null;
+    root.requestAnimationFrame(function (s) { frame(refs, s); });
+  }
+
+  // The slider moved (a reader, the play loop) or a new result changed its end.
+  function onTime(refs) {
+    var st = state(refs), end = refs.time.end;
+    if (st.ends !== end) { // a new makespan: stay at the end, or where the cursor was if it still fits
+      var wasAtEnd = st.ends >= 0 && refs.time.value >= st.ends - 1e-9 * Math.max(1, st.ends);
+      st.ends = end; // (the first time, in the served app, the end came before this code ran)
+      if (wasAtEnd || refs.time.value > end) { refs.time.value = end; return; }
+    }
+    if (refs.time.value < 0) { refs.time.value = 0; return; }
+    showCursor(refs);
+  }
+
+  // The cursor line was dragged.
+  function onSpan(refs, span) {
+    var t = Math.max(0, Math.min(span.location, refs.time.end));
+    if (t !== refs.time.value) refs.time.value = t;
+  }
+
+  // -- download ------------------------------------------------------------------
+
+  function nextFrame() { return new Promise(function (ok) { root.requestAnimationFrame(function () { ok(); }); }); }
+
+  function download(refs, name) {
+    var slide = refs.slide;
+    var views = [refs.timeline, refs.inflight].map(function (m) { return root.Bokeh.index.find_one(m); });
+    if (!views[0]) return Promise.resolve(null);
+    slide.forEach(function (m) { m.visible = true; });
+    return nextFrame().then(nextFrame).then(function () {
+      var layers = views.filter(Boolean).map(function (v) { return v.export('png', true); });
+      slide.forEach(function (m) { m.visible = false; });
+      var canvas = root.document.createElement('canvas');
+      canvas.width = layers.reduce(function (s, l) { return s + l.canvas.width; }, 0);
+      canvas.height = layers.reduce(function (h, l) { return Math.max(h, l.canvas.height); }, 0);
+      var ctx = canvas.getContext('2d'), x = 0;
+      ctx.fillStyle = '#ffffff';
+      ctx.fillRect(0, 0, canvas.width, canvas.height);
+      layers.forEach(function (l) { ctx.drawImage(l.canvas, x, 0); x += l.canvas.width; });
+      return new Promise(function (ok) { canvas.toBlob(ok, 'image/png'); });
+    }).then(function (blob) {
+      if (!blob) return null;
+      var link = root.document.createElement('a');
+      link.href = root.URL.createObjectURL(blob);
+      link.download = name;
+      link.dispatchEvent(new root.MouseEvent('click'));
+      state(refs).lastDownload = blob;
+      return blob;
+    });
+  }
+
+  // -- one entry for every event ------------------------------------------------
+
+  function on(refs, obj) {
+    if (obj === refs.ops.selected) onOpsSelected(refs);
+    else if (obj === refs.bubbles.selected) onBubblesSelected(refs);
+    else if (obj === refs.ops) onOpsData(refs);
+    else if (obj === refs.play) onPlay(refs);
+    else if (obj === refs.time) onTime(refs);
+    else if (refs.cursors.indexOf(obj) >= 0) onSpan(refs, obj);
+    else if (obj === refs.words) {
+      playLabel(refs); showCursor(refs);
+      if (!refs.ops.selected.indices.length) say(refs, idleNote(refs));
+      var title = words(refs)['page.title'];
+      if (title && root.document) root.document.title = title; // the browser tab, in the current language
+    }
+    else if (obj === refs.steps || obj === refs.bars) showCursor(refs);
+    else if (obj === refs.critical) { if (state(refs).following === null) say(refs, idleNote(refs)); }
+    else if (obj === refs.download || (obj && obj.origin === refs.download)) download(refs, 'pipeviz.png'); // an event
+  }
+
+  root.PipevizTeach = {
+    on: on, why: why, download: download, countsAt: countsAt, state: state, SPEEDS: SPEEDS, SECONDS: SECONDS,
+  };
+})(typeof window !== 'undefined' ? window : globalThis);

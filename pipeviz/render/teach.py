@@ -1,0 +1,197 @@
+"""The teaching models on the explorer's figures, and the browser code that drives them.
+
+`add(figs)` adds to a `Figures` (named, so the teaching view of view/teach.py and its
+twin static/teach.js can update them by name):
+  timeline   the critical path (outlined boxes and their links), a cursor line and a
+             curtain over what has not happened yet, a tap tool (follow a
+             micro-batch; why a rank idles), and the slide's legend and readout
+             (shown only in an exported figure)
+  bars       the in-flight count at the cursor, over the dimmed peaks
+  over time  the cursor and its curtain
+  controls   play/pause, the time slider, the speed, the clock, the note that says
+             why a rank idles (or which micro-batch is followed), a download button
+Everything they do in the browser is render/teach.js, run as CustomJS, so the served
+app and the page share one implementation; its words come from the "teach_words"
+source. Models the browser changes many times a second are not synced back to the
+server (`syncable=False`).
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+
+from bokeh.layouts import column, row
+from bokeh.models import (
+    BoxAnnotation,
+    Button,
+    ColumnDataSource,
+    CustomJS,
+    CustomJSHover,
+    Div,
+    Legend,
+    LegendItem,
+    RadioButtonGroup,
+    Slider,
+    Span,
+    TapTool,
+    Title,
+    Toggle,
+)
+from bokeh.models.tools import PanTool, ResetTool, SaveTool, WheelZoomTool
+
+from ..view.palette import BUBBLE_HATCH, KIND_COLORS, W_ONLY_COLOR
+from ..view.teach import LABEL_GLYPHS
+from . import sweep
+
+SOURCES = {
+    "waits": ["rank", "left", "right", "form", *(f"{p}_{c}" for p in ("next", "dep")
+                                                  for c in ("kind", "mb", "stage", "mb2", "stage2", "rank", "end"))],
+    "critical_path": ["left", "right", "top", "bottom", "rank", "op"],
+    "critical_links": ["x0", "y0", "x1", "y1"],
+    "cursor_steps": ["what", "rank", "time", "value"],
+    "cursor_bars": ["rank", "zero", "held", "total"],
+    "teach_words": ["key", "text"],
+}
+SPEED_LABELS = ["¼×", "½×", "1×", "2×", "4×"]  # teach.js's SPEEDS
+CURSOR = "#222222"
+
+
+def library() -> str:
+    """render/teach.js, as installed."""
+    return resources.files("pipeviz").joinpath("render", "teach.js").read_text(encoding="utf-8")
+
+
+def _renderer_of(fig, source):
+    return next(r for r in fig.renderers if getattr(r, "data_source", None) is source)
+
+
+def add(figs) -> None:
+    """Add the teaching models to `figs` (a render.figures.Figures) and register their names."""
+    lib = library()
+    for name, cols in SOURCES.items():
+        figs.sources[name] = ColumnDataSource(name=name, data={c: [] for c in cols})
+    src = figs.sources
+    tl, bars, over = figs.timeline, figs.inflight, figs.over_time
+
+    # Tools with names (their descriptions are the toolbar's tooltips, in the reader's language).
+    for tool in tl.tools:
+        for cls, name in ((PanTool, "tool_pan"), (WheelZoomTool, "tool_zoom"), (ResetTool, "tool_reset"),
+                          (SaveTool, "tool_save")):
+            if isinstance(tool, cls):
+                tool.name = name
+        if isinstance(tool, SaveTool):
+            tool.filename = "pipeviz-timeline"  # else the browser asks for a name, in English
+    tl.toolbar.logo = None
+    tl.toolbar.group = False  # grouped, the two hover tools share one button titled "Hover", in English
+
+    ops = _renderer_of(tl, src["ops"])
+    bubbles = _renderer_of(tl, src["bubbles"])
+    # Following a micro-batch selects its ops; Bokeh's own non-selection glyph dims the
+    # rest. (Explicit selection glyphs do not inherit the main glyph's arrays, and meet a
+    # renderer's old indices when the page replaces the data: "Size mismatch".)
+    tl.add_tools(TapTool(renderers=[ops, bubbles], name="tool_tap"))
+    for r in tl.renderers:  # the micro-batch labels: their size follows the projector
+        if getattr(r, "data_source", None) is src["labels"]:
+            r.glyph.name = LABEL_GLYPHS[0] if r.glyph.text_color == "black" else LABEL_GLYPHS[1]
+
+    # The critical path: its ops outlined, and each link from one op's end to the next one's start.
+    tl.quad(left="left", right="right", top="top", bottom="bottom", source=src["critical_path"], fill_alpha=0,
+            line_color="black", line_width=3, level="overlay", name="critical_boxes")
+    tl.segment(x0="x0", y0="y0", x1="x1", y1="y1", source=src["critical_links"], line_color="black", line_width=3,
+               level="overlay", name="critical_lines")
+
+    # The cursor, and a curtain over what has not happened yet. Everything that moves
+    # while playing is on Bokeh's overlay level: a frame then repaints only the overlay
+    # canvas, not the boxes and hatched bubbles below (benchmarks/play.py).
+    cursors, curtains = [], []
+    for fig, tag in ((tl, "timeline"), (over, "over_time")):
+        span = Span(location=0, dimension="height", line_color=CURSOR, line_width=2, visible=False, level="overlay",
+                    editable=fig is tl, name=f"{tag}_cursor", syncable=False)
+        curtain = BoxAnnotation(left=0, fill_color="white", fill_alpha=0.88, line_alpha=0, visible=False,
+                                level="overlay", name=f"{tag}_curtain", syncable=False)
+        fig.add_layout(curtain)
+        fig.add_layout(span)
+        cursors.append(span)
+        curtains.append(curtain)
+
+    # The in-flight count at the cursor, over the dimmed peaks.
+    bars_dim = BoxAnnotation(fill_color="white", fill_alpha=0.7, line_alpha=0, visible=False, name="bars_dim",
+                             level="overlay", syncable=False)
+    bars.add_layout(bars_dim)
+    src["cursor_bars"].syncable = False
+    bars.hbar(y="rank", left="zero", right="held", height=0.6, source=src["cursor_bars"], fill_color=KIND_COLORS[0],
+              line_color="black", line_width=1, level="overlay", name="cursor_held")
+    bars.hbar(y="rank", left="held", right="total", height=0.6, source=src["cursor_bars"], fill_color=W_ONLY_COLOR,
+              line_color="black", line_width=1, level="overlay", name="cursor_w_only")
+
+    # The slide: a legend and the readout, shown in exported figures only.
+    # A legend draws nothing for an empty renderer: each key has one box, above rank 0
+    # and left of time 0, where the timeline never shows it (it pans in time only).
+    away = dict(left=[-2.0], right=[-1.0], top=[-5.0], bottom=[-4.0])
+    keys = []
+    for kind, color in (("F", KIND_COLORS[0]), ("B", KIND_COLORS[1]), ("W", KIND_COLORS[2])):
+        r = tl.quad(**away, fill_color=color, line_color="white", name=f"key_{kind}")
+        keys.append(LegendItem(label=kind, renderers=[r], name=f"legend_{kind}"))
+    idle = tl.quad(**away, fill_color="white", line_color="#bbbbbb",
+                   hatch_pattern="/", hatch_color=BUBBLE_HATCH, hatch_alpha=0.55, hatch_scale=7, name="key_idle")
+    keys.append(LegendItem(label="idle", renderers=[idle], name="legend_idle"))
+    legend = Legend(items=keys, orientation="horizontal", location="center", name="slide_legend", visible=False,
+                    border_line_alpha=0)
+    tl.add_layout(legend, "below")
+    readout = Title(text="", name="slide_readout", visible=False, text_font_style="bold")
+    summary = Title(text="", name="slide_summary", visible=False, text_font_style="normal")
+    tl.add_layout(readout, "below")
+    tl.add_layout(summary, "below")
+
+    # Controls.
+    play = Toggle(label="▶", active=False, name="play_toggle", width=110, syncable=False)
+    time = Slider(start=0, end=1, value=1, step=0.001, show_value=False, title="", name="play_time",
+                  sizing_mode="stretch_width", syncable=False)
+    # Widths that fit a phone (a 360 px screen leaves the charts about 340 px).
+    speed = RadioButtonGroup(labels=SPEED_LABELS, active=2, name="play_speed", width=195, syncable=False)
+    clock = Div(text="", name="play_clock", width=130, syncable=False, styles={"font-variant-numeric": "tabular-nums"})
+    download = Button(label="PNG", name="download", sizing_mode="stretch_width", max_width=220)
+    why = Div(text="", name="why", sizing_mode="stretch_width", syncable=False,
+              styles={"font-size": "13px", "min-height": "1.5em"}, html_attributes={"role": "status"})
+    refs = dict(
+        ops=src["ops"], bubbles=src["bubbles"], waits=src["waits"], words=src["teach_words"], critical=src["critical_path"],
+        steps=src["cursor_steps"], bars=src["bars"], cursor_bars=src["cursor_bars"], why=why, play=play, time=time,
+        speed=speed, clock=clock, cursors=cursors, curtains=curtains, bars_dim=bars_dim, download=download,
+        timeline=tl, inflight=bars, slide=[legend, readout, summary],
+    )
+    handler = CustomJS(args=dict(refs=refs), code=lib + "\nPipevizTeach.on(refs, cb_obj);")
+    src["ops"].selected.js_on_change("indices", handler)
+    src["bubbles"].selected.js_on_change("indices", handler)
+    src["ops"].js_on_change("data", handler)
+    src["critical_path"].js_on_change("data", handler)
+    src["cursor_steps"].js_on_change("data", handler)
+    src["bars"].js_on_change("data", handler)
+    src["teach_words"].js_on_change("data", handler)
+    play.js_on_change("active", handler)
+    time.js_on_change("value", handler)
+    time.js_on_change("end", handler)
+    cursors[0].js_on_change("location", handler)
+    download.js_on_event("button_click", handler)
+
+    # Why a rank idles, in the bubbles' tooltip: the formatter of their "@rank{why}".
+    why_format = CustomJSHover(args=dict(refs=refs), code=lib + "\nreturn PipevizTeach.why(refs, special_vars.index);",
+                               name="why_format")
+    hover = next(t for t in tl.tools if t.name == "bubbles_hover")
+    hover.formatters = {**hover.formatters, "@rank": why_format}
+
+    from .figures import FONT  # here: figures imports this module
+
+    sweep.add(figs, FONT)
+    figs.play_controls = column(row(play, time, clock, sizing_mode="stretch_width"),
+                                row(speed, download, sizing_mode="stretch_width"), why, name="play_controls",
+                                sizing_mode="stretch_width")
+    for model in [*figs.sources.values(), why, play, time, speed, clock, download, legend, readout, summary,
+                  why_format, bars_dim, *cursors, *curtains, *keys, *tl.tools]:
+        if model.name:
+            figs.models.setdefault(model.name, model)
+    for r in (*tl.renderers, *bars.renderers):
+        if r.name:
+            figs.models.setdefault(r.name, r)
+    for r in tl.renderers:
+        if r.glyph.name:
+            figs.models.setdefault(r.glyph.name, r.glyph)

@@ -1,0 +1,298 @@
+"""The teaching view: why a rank idles, the critical path, the data the time cursor
+reads, the projector's sizes, and the slide's legend and readout.
+
+`figure_view(res, state, lang)` returns {"sources", "props"} by model name, as
+`columns.figure_view` does, for the models `render.teach` adds to the figures; both
+explorers apply it after the main figure view (static/teach.js is the twin). What
+only the browser does (hover text, following a micro-batch, playing the cursor) is
+written once, in render/teach.js, and reads its words from the "teach_words" source.
+
+Fields: `critical` (highlight one critical path) and `projector` (larger text and
+boxes), both in the URL.
+"""
+
+from __future__ import annotations
+
+import re
+from html import unescape
+
+import numpy as np
+
+from ..causes import NONE, critical_path, gap_waits
+from ..engine import Result
+from ..order import KIND_NAMES, I
+from ..text import fill, strings, template
+from . import columns, readouts
+from .fields import Field, register
+
+register(
+    Field(name="critical", kind="bool", default=False),
+    Field(name="projector", kind="bool", default=False),
+)
+
+# How a gap ends (the waits source's "form" column).
+WAITS_OTHER, WAITS_OWN, WAITS_END = 0, 1, 2
+# The projector: text and rows this much larger.
+PROJECTOR_SCALE = 1.6
+# Font sizes in px, normal and with the projector on (Bokeh's own defaults when off).
+FONTS = {
+    "title": (13, 22),
+    "axis_label": (13, 20),
+    "tick": (11, 18),
+    "label": (10, 16),
+    "legend": (13, 20),
+}
+# The models whose text the projector enlarges.
+# The micro-batch labels' two glyphs, black and white (render/figures.py draws one of each).
+LABEL_GLYPHS = ("labels_glyph_dark", "labels_glyph_light")
+TITLES = ("timeline_title", "inflight_title", "over_time_title", "sweep_m_title", "sweep_v_title")
+AXES = ("timeline_xaxis", "rank_axis", "bars_xaxis", "over_time_xaxis", "over_time_yaxis", "sweep_m_xaxis",
+        "sweep_m_yaxis", "sweep_v_xaxis", "sweep_v_yaxis")
+# The op kinds as the browser names them: SPEC.md's letters (an input-gradient
+# backward is the split schedules' B).
+KIND_LETTERS = [("B" if k == I else name) for k, name in enumerate(KIND_NAMES)]
+LAYOUT_SEP = readouts.LAYOUTS["sep"]
+# Words the browser code (render/teach.js) reads, by key.
+WORD_KEYS = ("why.other", "why.own", "why.end", "why.hint", "op.desc", "op.pair", "op.encoder", "follow.on",
+             "play.play", "play.pause", "play.time", "play.speed", "critical.note", "page.title")
+
+
+def label_scale(state: dict) -> float:
+    """The micro-batch labels' font grows with the projector: fit them to a plot this
+    many times narrower."""
+    return PROJECTOR_SCALE if state.get("projector") else 1.0
+
+
+def next_ops(res: Result, rank: np.ndarray, end: np.ndarray) -> np.ndarray:
+    """For each idle gap, its rank's next op (the one that starts when the gap ends),
+    or NONE for a trailing gap."""
+    tl, ptr = res.timeline, res.order.rank_ptr
+    tol = 1e-9 * max(1.0, tl.makespan)
+    out = np.full(rank.size, NONE, dtype=np.int64)
+    for r in np.unique(rank).tolist():
+        sel = np.flatnonzero(rank == r)
+        lo, hi = int(ptr[r]), int(ptr[r + 1])
+        i = np.searchsorted(tl.start[lo:hi], end[sel] - tol) + lo
+        out[sel] = np.where(i < hi, i, NONE)
+    return out
+
+
+def _op_columns(res: Result, idx: np.ndarray, prefix: str) -> dict[str, np.ndarray]:
+    """kind, mb, stage, mb2, stage2, rank and end of the ops `idx` (-1 where NONE)."""
+    order, tl = res.order, res.timeline
+    some = idx >= 0
+    at = np.where(some, idx, 0)
+
+    def pick(values: np.ndarray, dtype=np.int64) -> np.ndarray:
+        if values.size == 0:
+            return np.full(idx.size, -1, dtype=dtype)
+        return np.where(some, values[at], -1).astype(dtype)
+
+    return {
+        f"{prefix}_kind": pick(order.kind.astype(np.int64)), f"{prefix}_mb": pick(order.mb),
+        f"{prefix}_stage": pick(order.stage), f"{prefix}_mb2": pick(order.mb2), f"{prefix}_stage2": pick(order.stage2),
+        f"{prefix}_rank": pick(order.rank), f"{prefix}_end": pick(tl.end, np.float64),
+    }
+
+
+def waits(res: Result) -> dict[str, np.ndarray]:
+    """One row per idle gap, in the bubbles' order: where it is, the rank's next op,
+    and the op the gap waits for (a dependency on another rank, else the next op
+    itself; nothing for the wait at the end of the iteration)."""
+    rank, start, end = res.metrics.bubbles
+    dep = gap_waits(res.timeline, rank, end)
+    nxt = next_ops(res, rank, end)
+    order = res.order
+    form = np.where(dep == NONE, WAITS_END, np.where(order.rank[np.maximum(dep, 0)] != rank, WAITS_OTHER, WAITS_OWN))
+    if order.n_ops == 0:
+        form = np.full(rank.size, WAITS_END)
+    return {"rank": rank.astype(np.int64), "left": start, "right": end, "form": form.astype(np.int64),
+            **_op_columns(res, nxt, "next"), **_op_columns(res, dep, "dep")}
+
+
+def critical(res: Result, on: bool) -> tuple[dict, dict]:
+    """The critical path's ops (boxes) and its links between consecutive ops (from
+    one's end to the next one's start, across ranks), or nothing when off."""
+    tl, order = res.timeline, res.order
+    path = critical_path(tl) if on else np.zeros(0, dtype=np.int64)
+    r = order.rank[path].astype(np.float64)
+    boxes = {"left": tl.start[path], "right": tl.end[path], "top": r - columns.ROW, "bottom": r + columns.ROW,
+             "rank": r, "op": path.astype(np.int64)}
+    a, b = path[:-1], path[1:]
+    links = {"x0": tl.end[a], "y0": order.rank[a].astype(np.float64), "x1": tl.start[b],
+             "y1": order.rank[b].astype(np.float64)}
+    return boxes, links
+
+
+def cursor_steps(res: Result, unit: str) -> dict[str, np.ndarray]:
+    """What the in-flight bars show at the cursor: each rank's in-flight count (what
+    0) and, where the backward is split, the part awaiting B (what 1), as step
+    functions (from `time`, the rank holds `value`), in the bars' unit."""
+    mt = res.metrics
+    scale = 1.0 if unit == columns.CHUNKS else 1.0 / res.order.chunks_per_rank
+    parts = [(0, mt.inflight)] + ([(1, mt.awaiting_b)] if mt.awaiting_b is not None else [])
+    what = np.concatenate([np.full(s.rank.size, k, dtype=np.int64) for k, s in parts])
+    return {
+        "what": what,
+        "rank": np.concatenate([s.rank for _, s in parts]).astype(np.int64),
+        "time": np.concatenate([s.time for _, s in parts]).astype(np.float64),
+        "value": np.concatenate([s.value * scale for _, s in parts]).astype(np.float64),
+    }
+
+
+def words(lang: str) -> dict[str, list]:
+    """The browser code's words and the op letters, as a source (key, text)."""
+    keys = list(WORD_KEYS) + [f"kind.{k}" for k in range(len(KIND_LETTERS))]
+    texts = [template(k, lang) for k in WORD_KEYS] + KIND_LETTERS
+    return {"key": keys, "text": texts}
+
+
+_TAG = re.compile(r"<[^>]*>")
+
+
+def plain(html: str) -> str:
+    """An HTML readout as the text a reader sees (our markup only: tags, entities)."""
+    return unescape(_TAG.sub("", html))
+
+
+def slide_texts(res: Result, lang: str) -> tuple[str, str]:
+    """The readout as two lines of plain text for a figure: what is shown and its
+    bubble, then the verdict and the summary."""
+    v = readouts.readout_values(res)
+    cfg = res.config
+    bubble = plain(fill("ro.bubble", lang, html=True, sim=v["sim"], closed=v["closed"]))
+    head = fill("slide.head", lang, title=template(f"sched.{cfg.schedule}.title", lang), P=cfg.P, m=cfg.m, V=cfg.V,
+                bubble=bubble)
+    html = readouts.readout_html(v, lang)
+    verdict = plain(re.search(r'<div class="pv-verdict">(.*?)</div>', html).group(1))
+    summary = plain(re.search(r'<div class="pv-summary">(.*?)</div>', html).group(1))
+    return head, verdict + LAYOUT_SEP + summary
+
+
+def sizes(state: dict) -> dict:
+    """Fonts and rows for the projector, on or off, by model name."""
+    on = 1 if state.get("projector") else 0
+    px = {k: f"{v[on]}px" for k, v in FONTS.items()}
+    axis = {"axis_label_text_font_size": px["axis_label"], "major_label_text_font_size": px["tick"]}
+    out = {name: {"text_font_size": px["title"]} for name in TITLES}
+    out.update({name: dict(axis) for name in AXES})
+    out.update({name: {"text_font_size": {"value": px["label"]}} for name in LABEL_GLYPHS})
+    out["slide_legend"] = {"label_text_font_size": px["legend"]}
+    out["slide_readout"] = {"text_font_size": px["title"]}
+    out["slide_summary"] = {"text_font_size": px["tick"]}
+    out["sweep_legend"] = out["sweep_v_legend"] = {"label_text_font_size": px["tick"]}
+    return out
+
+
+def timeline_height(P: int, projector: bool) -> int:
+    if not projector:
+        return columns.timeline_height(P)
+    return int(max(220, min(900, 130 + columns.ROW_PX * PROJECTOR_SCALE * P)))
+
+
+def props(res: Result, state: dict, lang: str) -> dict:
+    head, summary = slide_texts(res, lang)
+    height = timeline_height(res.config.P, bool(state.get("projector")))
+    makespan = res.metrics.makespan
+    end = max(makespan, 1e-9)
+    out = {
+        # The cursor starts at the end (the whole iteration drawn); the browser keeps it there.
+        "play_time": {"end": end, "value": end, "step": end / 1000},
+        "play_clock": {"text": fill("play.time", lang, t=makespan, makespan=makespan)},
+        "timeline": {"height": height},
+        "inflight": {"height": height},
+        "slide_readout": {"text": head},
+        "slide_summary": {"text": summary},
+        "legend_W": {"visible": res.order.has_w},
+    }
+    for name, attrs in [*texts(lang).items(), *sizes(state).items()]:
+        out[name] = {**out.get(name, {}), **attrs}
+    return out
+
+
+def texts(lang: str) -> dict:
+    """The teaching models' fixed words in `lang`."""
+    t = lambda key: template(key, lang)  # noqa: E731
+    return {
+        "legend_F": {"label": {"value": t("kind.F")}},
+        "legend_B": {"label": {"value": t("kind.B")}},
+        "legend_W": {"label": {"value": t("kind.W")}},
+        "legend_idle": {"label": {"value": t("legend.idle")}},
+        "download": {"label": t("teach.download")},
+        "play_toggle": {"label": t("play.play")},
+        "why": {"text": t("why.hint")},
+        "tool_pan": {"description": t("tool.pan")},
+        "tool_zoom": {"description": t("tool.zoom")},
+        "tool_reset": {"description": t("tool.reset")},
+        "tool_save": {"description": t("tool.save")},
+        "tool_tap": {"description": t("tool.tap")},
+        "ops_hover": {"description": t("tool.hover_ops")},
+        "bubbles_hover": {"description": t("tool.hover_idle")},
+        "stuck_hover": {"description": t("tool.hover_stuck")},
+    }
+
+
+def figure_view(res: Result, state: dict, lang: str = "en") -> dict:
+    boxes, links = critical(res, bool(state.get("critical")))
+    return {
+        "sources": {
+            "waits": waits(res),
+            "critical_path": boxes,
+            "critical_links": links,
+            "cursor_steps": cursor_steps(res, state.get("unit", "micro-batches")),
+            "teach_words": words(lang),
+        },
+        "props": props(res, state, lang),
+    }
+
+
+strings({
+    # The explorers' title (the browser tab; render/teach.js retitles the document when the language changes).
+    "page.title": ("pipeviz: pipeline bubbles explorer", "pipeviz：流水线气泡"),
+    "field.critical": ("Critical path", "关键路径"),
+    "field.projector": ("Projector", "投影模式"),
+    "why.other": ("rank {rank} waits to run {next}: it needs {dep} from rank {dep_rank}, which ends at {end}",
+                  "rank {rank} 在等待运行 {next}：它需要 rank {dep_rank} 上的 {dep}，后者在 {end} 结束"),
+    "why.own": ("rank {rank} waits until its next op, {next}, can start at {end}",
+                "rank {rank} 等到 {end} 才能开始它的下一个操作 {next}"),
+    "why.end": ("rank {rank} is done: it waits for the iteration to end at {end}",
+                "rank {rank} 已做完：它在等本次迭代于 {end} 结束"),
+    "why.hint": ("Hover or tap a hatched gap to see what its rank waits for; tap an op to follow its micro-batch.",
+                 "把鼠标移到或点一下斜线阴影的气泡，看它的 rank 在等什么；点一个操作，跟踪它所在的微批次。"),
+    "op.desc": ("{kind}(mb {mb}, stage {stage})", "{kind}（微批次 {mb}，第 {stage} 段）"),
+    "op.pair": ("F&B(mb {mb}, stage {stage} + mb {mb2}, stage {stage2})",
+                "F&B（微批次 {mb}，第 {stage} 段 + 微批次 {mb2}，第 {stage2} 段）"),
+    "op.encoder": ("{kind}(mb {mb})", "{kind}（微批次 {mb}）"),
+    "follow.on": ("Following micro-batch {mb}: {n} ops, from its first forward to its last backward. Tap again to clear.",
+                  "正在跟踪微批次 {mb}：共 {n} 个操作，从第一个前向到最后一个反向。再点一次即可取消。"),
+    "critical.note": ("Critical path: {n} ops whose every link is tight; their length is the makespan, {makespan}.",
+                      "关键路径：{n} 个操作，每一环都紧接着上一环；总长度就是总时长 {makespan}。"),
+    "play.play": ("▶ Play", "▶ 播放"),
+    "play.pause": ("❚❚ Pause", "❚❚ 暂停"),
+    "play.time": ("time {t} of {makespan}", "时间 {t} / {makespan}"),
+    "play.speed": ("Speed", "速度"),
+    "legend.idle": ("idle (bubble)", "空闲（气泡）"),
+    "slide.head": ("{title}, P={P}, m={m}, V={V}: {bubble}", "{title}，P={P}，m={m}，V={V}：{bubble}"),
+    "teach.download": ("Save as PNG", "保存为 PNG"),
+    "tool.pan": ("Pan along time", "沿时间拖动"),
+    "tool.zoom": ("Zoom time with the wheel", "用滚轮缩放时间"),
+    "tool.reset": ("Reset the view", "复原视图"),
+    "tool.save": ("Save the timeline as PNG", "把时间线存为 PNG"),
+    "tool.tap": ("Tap: follow a micro-batch, or ask why a rank idles", "点选：跟踪一个微批次，或看 rank 为何空闲"),
+    "tool.hover_ops": ("Hover: ops", "悬停：操作"),
+    "tool.hover_idle": ("Hover: why a rank idles", "悬停：rank 为何空闲"),
+    "tool.hover_stuck": ("Hover: ops an order of one's own cannot run", "悬停：自定义顺序中卡住的操作"),
+})
+
+
+def as_data() -> dict:
+    """What static/teach.js reads instead of repeating it."""
+    from ..text import LANGS
+
+    return {
+        "projectorScale": PROJECTOR_SCALE, "waitsOther": WAITS_OTHER, "waitsOwn": WAITS_OWN, "waitsEnd": WAITS_END,
+        "wordKeys": list(WORD_KEYS), "kindLetters": KIND_LETTERS, "layoutSep": LAYOUT_SEP,
+        "fonts": {k: list(v) for k, v in FONTS.items()}, "titles": list(TITLES), "axes": list(AXES),
+        "labelGlyphs": list(LABEL_GLYPHS),
+        "texts": {lang: texts(lang) for lang in LANGS},
+    }
