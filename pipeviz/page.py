@@ -12,13 +12,16 @@ figures' fixed words and the widgets' words in each language. Only what the brow
 must compute is twinned in JavaScript (`pipeviz/static/`, read with importlib.resources;
 each file adds to one of the globals PipevizText, PipevizEngine, PipevizExplorer):
   text.js          fill a template from the strings table (text.py)
-  engine.js        orders, the simulator, metrics, exact fractions (order.py,
-                   simulate.py, metrics.py, closed_form.py, engine.py)
+  engine.js        orders, the simulator, metrics, exact fractions, stage weights,
+                   the bubble's parts (order.py, simulate.py, metrics.py,
+                   closed_form.py, engine.py, stages.py, decompose.py)
+  memory.js        model configs and bytes per rank (memory.py)
   custom.js        an order of one's own: read (text or JSON), time, deadlocks (custom.py)
   schedules/*.js   one generator and closed form per schedule (schedules/*.py)
   encoder.js       an encoder in the bubbles (encoder.py)
   balance.js       activation balancing, BPipe (balance.py)
   fields.js        the URL (view/fields.py)
+  memory_view.js   the model's state rule, memory figure and readouts (view/memory_view.py)
   state.js         the state rules (view/state.py)
   columns.js       each figure's columns and properties (view/columns.py)
   readouts.js      the readouts (view/readouts.py)
@@ -37,7 +40,7 @@ from importlib import resources
 from bokeh.document import Document
 from bokeh.embed import file_html
 from bokeh.events import DocumentReady, RangesUpdate
-from bokeh.layouts import column
+from bokeh.layouts import column, row
 from bokeh.models import (
     Button,
     CheckboxGroup,
@@ -50,11 +53,12 @@ from bokeh.models import (
     Slider,
     Spinner,
     TextAreaInput,
+    TextInput,
     Toggle,
 )
 from bokeh.resources import Resources
 
-from . import custom, text
+from . import custom, memory, stages, text
 from .config import MAX_OPS, Config
 from .costs import COST_MAX, COST_MIN, MAY_BE_ZERO
 from .costs import NAMES as COST_NAMES
@@ -64,15 +68,15 @@ from .registry import NAMES, SCHEDULES
 from .render.figures import Figures
 from .render.style import PAGE_CSS, READOUT_CSS
 from .text import template
-from .view import closing, columns, glance, lod, palette
+from .view import closing, columns, glance, lod, memory_view, palette
 from .view.columns import CHUNKS, LABEL_PX_PER_CHAR, ROW, ROW_PX
 from .view.fields import FIELDS, MAX_RAW, PRESETS, defaults
-from .view.readouts import LAYOUTS, TABLE_HEAD
+from .view.readouts import LAYOUTS, MEMORY_HEAD, TABLE_HEAD
 from .view.state import ENGINE_FIELDS, V_STEP
 
 # In the order the page loads them: each may use those before it.
-SCRIPTS = ("text.js", "engine.js", "custom.js", "encoder.js", "balance.js", "fields.js", "state.js", "columns.js",
-           "readouts.js", "closing.js", "glance.js", "a11y.js", "explorer.js")
+SCRIPTS = ("text.js", "engine.js", "memory.js", "custom.js", "encoder.js", "balance.js", "fields.js", "memory_view.js",
+           "state.js", "columns.js", "readouts.js", "closing.js", "glance.js", "a11y.js", "explorer.js")
 
 
 def read_static(name: str) -> str:
@@ -95,7 +99,10 @@ def page_data() -> dict:
     return {
         "strings": text.table(),
         "engine": {"maxOps": MAX_OPS, "rtol": RTOL, "costMin": COST_MIN, "costMax": COST_MAX,
-                   "costNames": list(COST_NAMES), "mayBeZero": list(MAY_BE_ZERO)},
+                   "costNames": list(COST_NAMES), "mayBeZero": list(MAY_BE_ZERO),
+                   "weights": {"min": stages.WEIGHT_MIN, "max": stages.WEIGHT_MAX, "maxShown": stages.MAX_SHOWN}},
+        "memory": memory.as_data(),
+        "memoryView": memory_view.as_data(),
         "schedules": [spec.as_data() for spec in SCHEDULES.values()],
         "fields": [f.as_data() for f in FIELDS.values()],
         "presets": {name: p.values for name, p in PRESETS.items()},
@@ -106,6 +113,7 @@ def page_data() -> dict:
         "palette": palette.as_data(),
         "layouts": LAYOUTS,
         "tableHead": list(TABLE_HEAD),
+        "tableMemoryHead": MEMORY_HEAD,
         "consts": {"row": ROW, "rowPx": ROW_PX, "labelPxPerChar": LABEL_PX_PER_CHAR, "chunksUnit": CHUNKS,
                    "plotPx": Figures().plot_px,
                    "lod": {"minPx": lod.MIN_PX, "outlinePx": lod.OUTLINE_PX, "cull": lod.CULL}},
@@ -160,6 +168,11 @@ TEMPLATE = """
         <select id="pv-ops-rank" aria-labelledby="pv-ops-rank-label"><option value="0">0</option></select></label>
       <div id="pv-ops-table"></div>
     </details>
+    <div id="pv-memory-readout" class="pv-readout-box" role="status" aria-live="polite" hidden></div>
+    <div class="pv-charts-row">
+      <div class="pv-charts">{{ embed(roots.layout_memory) }}</div>
+      <div class="pv-bars"><div id="pv-memory-key" class="pv-bars-key" hidden></div></div>
+    </div>
     <h3 id="pv-table-title" style="margin:8px 5px 4px">{{ table_title }}</h3>
     <div id="pv-table" class="pv-table-root"></div>
   </div>
@@ -187,11 +200,16 @@ class InlineOnly(Resources):
 DIV_LAYOUTS = {
     "tagline": "<h2 style='margin:4px 0'>pipeviz</h2>{text}",
     "unit_label": "<b>{text}</b>",
+    "over_time_label": "<b>{text}</b>",
     "costs_note": "{text}",
     "encoder_label": "<b>{text}</b>",
+    "model_note": "{text}",
     "own_note": "{text}",
     "placement_label": "<b>{text}</b>",
 }
+# The model card's widgets (view/memory_view.py's fields), in the order shown.
+MODEL_SELECTS = ("model", "act", "bpp", "stages")
+MODEL_SPINNERS = ("hbm", "t", "s", "b", "L", "h", "a", "vocab", "embed", "head")
 
 
 def widget_texts(lang: str) -> dict:
@@ -203,7 +221,7 @@ def widget_texts(lang: str) -> dict:
     out["schedule"] = {"labels": [f"{t(f'sched.{n}.title')}: {t(f'sched.{n}.summary')}" for n in NAMES]}
     for key in ("unit", "lang", "placement", "encoder"):
         out[key] = {"labels": [t(f"choice.{key}.{c}") for c in FIELDS[key].choices]}
-    for key in ("frozen", "balance"):  # a one-box CheckboxGroup: its label names the box (Checkbox's does not)
+    for key in ("frozen", "balance", "untied"):  # a one-box CheckboxGroup: its label names the box (Checkbox's does not)
         out[key] = {"labels": [t(FIELDS[key].label_key)]}
     # Your own order (view/own_order.py): the box, its switch, "Edit this schedule".
     out["order"] = {"title": t("field.order"), "placeholder": t("own.placeholder")}
@@ -214,7 +232,14 @@ def widget_texts(lang: str) -> dict:
     out["preset"] = {"title": t("field.preset"),
                      "options": [["", t("preset.prompt")], *([p, t(f"preset.{p}")] for p in PRESETS)]}
     out["costs-toggle"] = {"label": t("costs.title")}
+    for key in MODEL_SELECTS:
+        out[key] = {"title": t(f"field.{key}"), "options": [[c, t(f"choice.{key}.{c}")] for c in FIELDS[key].choices]}
+    for key in (*MODEL_SPINNERS, "weights"):
+        out[key] = {"title": t(f"field.{key}")}
+    out["over_time_unit"] = {"labels": [t(f"choice.over_time_unit.{c}") for c in FIELDS["over_time_unit"].choices]}
+    out["model-toggle"] = {"label": t("model.title")}
     for name, key in (("tagline", "app.tagline"), ("unit_label", "field.unit"), ("costs_note", "costs.note"),
+                      ("over_time_label", "field.over_time_unit"), ("model_note", "model.note"),
                       ("own_note", "own.note"), ("placement_label", "field.placement"),
                       ("encoder_label", "field.encoder")):
         out[name] = {"text": DIV_LAYOUTS[name].replace("{text}", escape(t(key)))}
@@ -268,6 +293,7 @@ def widgets(cfg: Config, lang: str) -> dict:
         custom=Toggle(active=False, button_type="primary", sizing_mode="stretch_width", name="custom", **texts["custom"]),
         preset=Select(value=glance.matching_preset({**defaults(), **state_of(cfg), "lang": lang}) or "",
                       name="preset", **texts["preset"]),
+        **model_widgets(texts),
     )
 
 
@@ -276,6 +302,23 @@ def state_of(cfg: Config) -> dict:
     c = cfg.costs
     return {"schedule": cfg.schedule, "P": cfg.P, "m": cfg.m, "V": cfg.V, "tf": c.tf, "tb": c.tb, "tw": c.tw,
             "comm": c.comm}
+
+
+def model_widgets(texts: dict) -> dict:
+    """The model card's widgets, at the fields' defaults (a URL sets them)."""
+    out = {}
+    for key in MODEL_SELECTS:
+        out[key] = Select(value=FIELDS[key].default, name=key, sizing_mode="stretch_width", **texts[key])
+    for key in MODEL_SPINNERS:
+        f = FIELDS[key]
+        out[key] = Spinner(low=f.low, high=f.high, step=f.step, value=f.default, width=140, name=key, **texts[key])
+    out["weights"] = TextInput(value=FIELDS["weights"].default, name="weights", sizing_mode="stretch_width",
+                               **texts["weights"])
+    out["untied"] = CheckboxGroup(active=[0] if FIELDS["untied"].default else [], name="untied", **texts["untied"])
+    f = FIELDS["over_time_unit"]
+    out["over_time_unit"] = RadioButtonGroup(active=f.choices.index(f.default), name="over_time_unit",
+                                             **texts["over_time_unit"])
+    return out
 
 
 def document_html(cfg: Config, lang: str, script_tags: str) -> str:
@@ -311,10 +354,20 @@ def document_html(cfg: Config, lang: str, script_tags: str) -> str:
     )
     costs_toggle = Toggle(active=False, name="costs-toggle", **texts["costs-toggle"])
     costs_toggle.js_link("active", costs_box, "visible")
+    model_box = column(
+        ui["model"], row(ui["hbm"], ui["t"]), ui["act"], row(ui["s"], ui["b"]), row(ui["L"], ui["h"]),
+        row(ui["a"], ui["vocab"]), ui["untied"], ui["bpp"], ui["stages"], ui["weights"], ui["embed"], ui["head"],
+        Div(styles={"font-size": "12px"}, sizing_mode="stretch_width", name="model_note", **texts["model_note"]),
+        visible=False, sizing_mode="stretch_width",
+    )
+    model_toggle = Toggle(active=False, name="model-toggle", **texts["model-toggle"])
+    model_toggle.js_link("active", model_box, "visible")
     controls = column(
         Div(sizing_mode="stretch_width", name="tagline", **texts["tagline"]),
-        ui["lang"], ui["preset"], ui["schedule"], ui["P"], ui["m"], ui["V"], costs_toggle, costs_box, own_toggle, own_box,
+        ui["lang"], ui["preset"], ui["schedule"], ui["P"], ui["m"], ui["V"], costs_toggle, costs_box,
+        model_toggle, model_box, own_toggle, own_box,
         Div(name="unit_label", **texts["unit_label"]), ui["unit"], ui["balance"],
+        Div(name="over_time_label", **texts["over_time_label"]), ui["over_time_unit"],
         Div(name="encoder_label", **texts["encoder_label"]), ui["encoder"], ui["ef"], ui["eb"], ui["frozen"],
         name="layout_controls", sizing_mode="stretch_width",
     )
@@ -322,6 +375,7 @@ def document_html(cfg: Config, lang: str, script_tags: str) -> str:
     doc.add_root(controls)
     doc.add_root(column(figs.timeline, figs.over_time, name="layout_charts", sizing_mode="stretch_width"))
     doc.add_root(column(figs.inflight, name="layout_bars"))
+    doc.add_root(column(figs.memory, name="layout_memory", sizing_mode="stretch_width"))
     doc.js_on_event(DocumentReady, callback("ready"))
     figs.timeline.js_on_change("inner_width", callback("resize"))
     for fig in (figs.timeline, figs.over_time):  # a pan or zoom ended: level the timeline again (view/lod.py)
