@@ -483,7 +483,7 @@ def test_weighted_overlapped_pairs_match_python(twin_page):
             exp.append(twin.summary({"start": tl.start, "end": tl.end}))
         got += json.loads(twin_page.evaluate("""([cases, c]) => JSON.stringify(cases.map((k) => {
           const E = PipevizEngine, o = E.fromRankLists(k.m, k.s2r, k.ranks, null);
-          const tl = E.simulate(o, E.costs(...c), null, k.weights);
+          const tl = E.simulate(o, E.costs(...c), null, true, k.weights);
           return __twin.summary({start: tl.start, end: tl.end});
         }))""", [cases, list(c)]))
     assert got == exp
