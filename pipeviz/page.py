@@ -131,6 +131,15 @@ def _inline(code: str, name: str) -> str:
     return code
 
 
+def lean(code: str) -> str:
+    """A script without its comments that stand alone (its leading /* */ block and every
+    line that is only a // comment): they are for readers of pipeviz/static/, and the
+    page must stay within its size budget. (The scripts hold no template literals, so a
+    line that starts with // is never inside a string.)"""
+    code = re.sub(r"\A\s*/\*.*?\*/\s*", "", code, count=1, flags=re.S)
+    return "".join(line for line in code.splitlines(True) if not line.lstrip().startswith("//"))
+
+
 def script_names() -> list[str]:
     """The page's scripts in load order: each may use those before it."""
     return [*SCRIPTS[:2], *schedule_scripts(), *SCRIPTS[2:]]
@@ -140,7 +149,7 @@ def scripts() -> str:
     """Every script of the page, in load order, as one string of <script> tags."""
     data = json.dumps(page_data(), ensure_ascii=False).replace("<", "\\u003c")  # no markup inside <script>
     parts = [f"<script>window.PIPEVIZ_DATA = {data};</script>"]
-    parts += [f"<script>{_inline(read_static(n), n)}</script>" for n in script_names()]
+    parts += [f"<script>{_inline(lean(read_static(n)), n)}</script>" for n in script_names()]
     return "\n".join(parts)
 
 
