@@ -369,9 +369,11 @@ def _memory(res, args: argparse.Namespace):
     model = _model(args)
     if model is None:
         return None
-    from .memory import measure_memory
+    from .memory import balance_memory, measure_memory
 
-    return measure_memory(res.timeline, model, args.hbm)
+    mem = measure_memory(res.timeline, model, args.hbm)
+    balance = getattr(res, "balance", None)  # --balance bpipe: bytes where BPipe holds them
+    return mem if balance is None else balance_memory(mem, res.timeline, balance.pairs)
 
 
 def _write(text: str, path: str | None) -> None:

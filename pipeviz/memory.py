@@ -213,6 +213,7 @@ class Memory:
     peak_b: np.ndarray  # (P,) at that peak, activation bytes of chunks awaiting B (all, if unsplit)
     peak_w: np.ndarray  # (P,) ... of chunks awaiting W only
     activations: Steps  # activation bytes over time per rank (parameters not included)
+    before: Memory | None = None  # with BPipe balancing, the bytes before it (else None)
 
     @property
     def hbm(self) -> float:
@@ -288,6 +289,114 @@ def measure_memory(tl, model: Model, hbm_gib: float = 80.0) -> Memory:
         peak=params + peak_b + peak_w, peak_b=peak_b, peak_w=peak_w,
         activations=_steps(rank, time, total / t, changes),
     )
+
+
+def balance_memory(mem: Memory, tl, pairs) -> Memory:
+    """Bytes per rank after BPipe balancing (SPEC.md "Activation balancing"), from the
+    bytes before it (`mem`, of timeline `tl`) and the pairs (front, partner, target T
+    in chunks) of `balance.bpipe`. At every instant the front rank keeps its T oldest
+    in-flight chunks (by forward start) and its partner holds the rest, in bytes: a
+    chunk keeps its stage's layers and its state (awaiting B, or awaiting W only)
+    wherever it is held. Parameters do not move. Unpaired ranks keep their bytes."""
+    if not pairs:
+        return mem
+    order, model = tl.order, mem.model
+    P, t = order.P, model.t
+    act, w_only = float(model._act_num()), float(model._w_only_num())
+    series = {r: _series(mem.activations, r) for r in range(P)}  # r -> (time, total) before
+    split = {}  # rank -> (time, b, w) after, for the ranks a pair changes
+    for front, partner, T in pairs:
+        tf, fb, fw, eb, ew = _front_excess(tl, front, int(T), mem.layers, act, w_only)
+        split[front] = (tf, fb - eb, fw - ew)
+        tp, pb, pw = _held(tl, partner, mem.layers, act, w_only)
+        at = np.union1d(tp, tf)
+        split[partner] = (at, _at(tp, pb, at) + _at(tf, eb, at), _at(tp, pw, at) + _at(tf, ew, at))
+    peak_b, peak_w = mem.peak_b.copy(), mem.peak_w.copy()
+    ranks, times, values = [], [], []
+    for r in range(P):
+        if r in split:
+            time, b, w = split[r]
+            k = int(np.argmax(b + w)) if time.size else 0
+            peak_b[r] = b[k] / t if time.size else 0.0
+            peak_w[r] = w[k] / t if time.size else 0.0
+            value = (b + w) / t
+        else:
+            time, value = series[r]
+        ranks.append(np.full(time.size, r, dtype=np.int64))
+        times.append(time)
+        values.append(value)
+    steps = Steps(rank=np.concatenate(ranks), time=np.concatenate(times), value=np.concatenate(values))
+    return Memory(model=model, hbm_gib=mem.hbm_gib, layers=mem.layers, params=mem.params,
+                  peak=mem.params + peak_b + peak_w, peak_b=peak_b, peak_w=peak_w, activations=steps, before=mem)
+
+
+def _series(steps: Steps, r: int) -> tuple[np.ndarray, np.ndarray]:
+    lo, hi = np.searchsorted(steps.rank, [r, r + 1])
+    return steps.time[lo:hi], steps.value[lo:hi]
+
+
+def _at(time: np.ndarray, value: np.ndarray, at: np.ndarray) -> np.ndarray:
+    """A step function (0 before its first step) at each time in `at`, right-continuous."""
+    k = np.searchsorted(time, at, side="right") - 1
+    return np.where(k >= 0, value[np.maximum(k, 0)] if value.size else 0.0, 0.0)
+
+
+def _events(tl, r: int):
+    """Rank r's events in order: (time, op index, at its end?)."""
+    order = tl.order
+    for i in range(int(order.rank_ptr[r]), int(order.rank_ptr[r + 1])):
+        yield float(tl.start[i]), i, False
+        yield float(tl.end[i]), i, True
+
+
+def _walk(tl, r: int, layers, act: float, w_only: float, T: int | None):
+    """Rank r's chunks held (bytes times t, awaiting B and awaiting W only) after each
+    instant's events, and with T the part beyond the T oldest chunks."""
+    order = tl.order
+    kind, mb, stage, mb2, stage2 = order.kind, order.mb, order.stage, order.mb2, order.stage2
+    alive: list[tuple[int, int]] = []  # in-flight chunks, oldest forward first
+    held: dict[tuple[int, int], list[float]] = {}  # chunk -> [awaiting B, awaiting W only]
+    out_t, out = [], []
+    events = list(_events(tl, r))
+    for n, (time, i, end) in enumerate(events):
+        k = int(kind[i])
+        if not end and k in (F, FB):
+            key = (int(mb[i]), int(stage[i]))
+            alive.append(key)
+            held[key] = [layers[stage[i]] * act, 0.0]
+        elif end and k in (B, W):
+            key = (int(mb[i]), int(stage[i]))
+            alive.remove(key)
+            del held[key]
+        elif end and k == I:
+            key = (int(mb[i]), int(stage[i]))
+            held[key] = [0.0, layers[stage[i]] * w_only]
+        elif end and k == FB:
+            key = (int(mb2[i]), int(stage2[i]))
+            alive.remove(key)
+            del held[key]
+        if n + 1 < len(events) and events[n + 1][0] == time:
+            continue  # the instant's state is the one after all its events
+        b = sum(held[c][0] for c in alive)
+        w = sum(held[c][1] for c in alive)
+        if T is None:
+            out.append((b, w))
+        else:
+            extra = alive[T:]
+            out.append((b, w, sum(held[c][0] for c in extra), sum(held[c][1] for c in extra)))
+        out_t.append(time)
+    cols = np.array(out, dtype=np.float64).reshape(len(out), 2 if T is None else 4)
+    return np.array(out_t, dtype=np.float64), cols
+
+
+def _held(tl, r, layers, act, w_only):
+    time, cols = _walk(tl, r, layers, act, w_only, None)
+    return time, cols[:, 0], cols[:, 1]
+
+
+def _front_excess(tl, r, T, layers, act, w_only):
+    time, cols = _walk(tl, r, layers, act, w_only, T)
+    return time, cols[:, 0], cols[:, 1], cols[:, 2], cols[:, 3]
 
 
 def _rank_cumsum(delta: np.ndarray, ptr: np.ndarray) -> np.ndarray:

@@ -28,7 +28,7 @@ import pytest
 import twin
 
 from pipeviz import NAMES, SCHEDULES, Config, ConfigError, Costs, run
-from pipeviz.memory import PRESETS, Memory, Model, measure_memory, stage_weights
+from pipeviz.memory import PRESETS, Memory, Model, balance_memory, measure_memory, stage_weights
 from pipeviz.stages import parse_weights
 from pipeviz.view import columns, memory_view, readouts
 from pipeviz.view.fields import FIELDS, encode, parse
@@ -193,7 +193,8 @@ def memory_cases() -> list[dict]:
         V = rng.randint(1, 3) if name == "interleaved" else OWN_V[name] if SCHEDULES[name].fixed_V else 1
         m = max(m, P) if name == "interleaved" else max(m, 2 * P) if name == "dualpipe-v" else m
         out.append({"schedule": name, "P": P, "m": m, "V": V, "costs": rng.choice(COSTS), "model": model_fields(rng),
-                    "hbm": rng.choice([1.0, 20.0, 40.0, 80.0, 141.5, 4096.0])})
+                    "hbm": rng.choice([1.0, 20.0, 40.0, 80.0, 141.5, 4096.0]),
+                    "balance": "bpipe" if rng.random() < 0.4 else None})
     gpt = dict(PRESETS["gpt3-6.7b"], name="gpt3-6.7b")
     out += [  # SPEC.md's check, and each model error
         {"schedule": "1f1b", "P": 8, "m": 8, "V": 1, "costs": COSTS[0], "model": gpt, "hbm": 40.0},
@@ -218,10 +219,12 @@ def memory_data(mem) -> dict:
 
 
 def memory_expected(c: dict):
-    res = run(Config(c["schedule"], c["P"], c["m"], c["V"], Costs(*c["costs"])))
+    res = run(Config(c["schedule"], c["P"], c["m"], c["V"], Costs(*c["costs"]), balance=c.get("balance")))
     try:
         model = Model(**c["model"])
         mem = measure_memory(res.timeline, model, c["hbm"])
+        if res.balance is not None:  # BPipe: bytes where the pairs hold them
+            mem = balance_memory(mem, res.timeline, res.balance.pairs)
         weights = list(stage_weights(model, res.order.S))
     except ConfigError as e:
         return {"error": error_data(e)}
@@ -231,13 +234,14 @@ def memory_expected(c: dict):
 
 JS_MEMORY = """([cases]) => JSON.stringify(cases.map((c) => {
   const E = PipevizEngine, W = __twin;
-  const res = E.run(E.config(c.schedule, c.P, c.m, c.V, E.costs(...c.costs)));
+  const res = E.run(E.config(c.schedule, c.P, c.m, c.V, E.costs(...c.costs), null, null, c.balance || null));
   let mem, model, weights;
   try {
     const f = c.model;
     model = new E.memory.Model({L: f.L, h: f.h, a: f.a, vocab: f.vocab, untied: f.untied, s: f.s, b: f.b, t: f.t,
       act: f.act, bytesPerParam: f.bytes_per_param, embed: f.embed, head: f.head, name: f.name});
     mem = E.memory.measureMemory(res.timeline, model, c.hbm);
+    if (res.balance) mem = E.memory.balanceMemory(mem, res.timeline, res.balance.pairs);
     weights = E.memory.stageWeights(model, res.order.S);
   } catch (e) { return {error: W.error(e)}; }
   return W.summary({layers: mem.layers, params: mem.params, peak: mem.peak, peakB: mem.peakB, peakW: mem.peakW,
@@ -256,6 +260,9 @@ def test_memory_matches_python(twin_page):
     assert keys >= {"model.few_layers", "model.whole", "model.act", "model.bpp", "model.extra"}
     assert sum(1 for e in exp if "error" not in e) >= 100
     assert any("error" not in e and not e["fits"] for e in exp) and any("error" not in e and e["fits"] for e in exp)
+    moved = [c for c in cases if c.get("balance") and run(Config(c["schedule"], c["P"], c["m"], c["V"],
+                                                             balance="bpipe")).balance.moved]
+    assert len(moved) >= 8  # bytes held by partners are compared too
 
 
 # -- the explorer: state -> config -> figures and readouts ---------------------------------
@@ -284,6 +291,7 @@ def explorer_states() -> list[dict]:
                      comm=rng.choice([0.0, 0.0, 0.6, 0.25]))
         model = rng.choice(memory_view.MODELS)
         s["model"] = model
+        s["balance"] = rng.random() < 0.25  # BPipe: bytes held by partners, GiB before it dashed
         if model in PRESETS:
             s.update(PRESETS[model])
         elif model == "custom":

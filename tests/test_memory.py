@@ -263,3 +263,31 @@ def test_presets_have_their_published_shapes():
     # 12 h^2 + 13 h per layer is GPT's layer; for Llama it is an estimate (memory.py says why).
     assert preset("llama2-7b").total_params == pytest.approx(6.71e9, rel=1e-3)
     assert preset("gpt3-6.7b").total_params == pytest.approx(6.65e9, rel=1e-3)
+
+
+def test_bpipe_balancing_moves_bytes_to_the_partner():
+    """SPEC.md's check in bytes: GPT-3 6.7B, P=8 1F1B m=8 with BPipe: resident chunks
+    [8..1] become [5,5,5,5,4,4,4,4], each chunk 4 layers of 912 MiB (3.5625 GiB), so
+    rank 0 holds 17.8125 GiB of activations instead of 28.5; parameters stay."""
+    from pipeviz.memory import balance_memory
+
+    res = run(Config("1f1b", 8, 8, balance="bpipe"))
+    mem = measure_memory(res.timeline, preset("gpt3-6.7b"), 80)
+    after = balance_memory(mem, res.timeline, res.balance.pairs)
+    assert (mem.peak_b / GIB).tolist() == [3.5625 * k for k in range(8, 0, -1)]
+    assert (after.peak_b / GIB).tolist() == [3.5625 * k for k in (5, 5, 5, 5, 4, 4, 4, 4)]
+    assert np.array_equal(after.params, mem.params) and after.before is mem
+    # At every instant the pair holds what it held before, between its two ranks.
+    at = np.union1d(mem.activations.time, after.activations.time)
+
+    def held(m, r):
+        lo, hi = np.searchsorted(m.activations.rank, [r, r + 1])
+        t, v = m.activations.time[lo:hi], m.activations.value[lo:hi]
+        k = np.searchsorted(t, at, side="right") - 1
+        return np.where(k >= 0, v[np.maximum(k, 0)], 0.0)
+
+    for f, p, _ in res.balance.pairs:
+        assert np.allclose(held(mem, f) + held(mem, p), held(after, f) + held(after, p))
+    no_pairs = run(Config("zb-v", 4, 8, 2, balance="bpipe"))  # balanced already: left alone
+    m2 = measure_memory(no_pairs.timeline, preset("gpt3-6.7b"), 80)
+    assert balance_memory(m2, no_pairs.timeline, no_pairs.balance.pairs) is m2

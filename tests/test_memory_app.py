@@ -200,3 +200,18 @@ def test_memory_colours_stay_apart_for_colour_blind_readers():
         for a, b in itertools.combinations(fills, 2):
             assert delta(a, b, vision) >= 15, (vision, a, b)
     assert contrast(OVER_TEXT, "#ffffff") >= 4.5
+
+
+def test_memory_with_bpipe_balancing(app):
+    """Balancing on: the bars show the bytes where BPipe holds them (rank 0 keeps 5 of
+    its 8 chunks of GPT-3 6.7B at P=8), and GiB over time draws the bytes before it
+    dashed, as the counts are."""
+    app.param.update(model="gpt3-6.7b", P=8, hbm=40.0, balance=True)
+    bars = data(app, "memory_bars")
+    assert np.allclose(bars["act_b"] - bars["params"], [3.5625 * k for k in (5, 5, 5, 5, 4, 4, 4, 4)])
+    assert len(data(app, "memory_over")["rank"]) == 0  # 15.07 + 17.81 GiB fits 40 GiB now
+    assert "Does not fit" not in app.memory_readout.object
+    app.over_time_unit = "GiB"
+    after, before = data(app, "steps")["ys"], data(app, "steps_before")["ys"]
+    assert float(after[0].max()) == pytest.approx(float(bars["total"][0]))
+    assert float(before[0].max()) == pytest.approx(15.07 + 28.5, abs=0.01)

@@ -193,8 +193,118 @@
     };
   }
 
+  // memory.balance_memory: bytes per rank after BPipe balancing. Each pair's front
+  // rank keeps its T oldest in-flight chunks (by forward start), its partner holds the
+  // rest, each chunk with its own layers and state; parameters do not move.
+  function balanceMemory(mem, tl, pairs) {
+    if (!pairs || !pairs.length) return mem;
+    var model = mem.model, P = tl.order.P, t = model.t, r;
+    var act = Number(model.actNum()), wOnly = Number(model.wOnlyNum());
+    var split = {};
+    pairs.forEach(function (pair) {
+      var front = pair[0], partner = pair[1], T = pair[2];
+      var f = walk(tl, front, mem.layers, act, wOnly, T), p = walk(tl, partner, mem.layers, act, wOnly, null);
+      split[front] = { time: f.time, b: f.b.map(function (x, i) { return x - f.eb[i]; }),
+                       w: f.w.map(function (x, i) { return x - f.ew[i]; }) };
+      var at = union(p.time, f.time);
+      split[partner] = {
+        time: at,
+        b: at.map(function (x) { return stepAt(p.time, p.b, x) + stepAt(f.time, f.eb, x); }),
+        w: at.map(function (x) { return stepAt(p.time, p.w, x) + stepAt(f.time, f.ew, x); }),
+      };
+    });
+    var peakB = Float64Array.from(mem.peakB), peakW = Float64Array.from(mem.peakW);
+    var ranks = [], times = [], values = [], st = mem.activations, i;
+    for (r = 0; r < P; r++) {
+      if (split[r] !== undefined) {
+        var sp = split[r], k = 0, best = -Infinity;
+        for (i = 0; i < sp.time.length; i++) if (sp.b[i] + sp.w[i] > best) { best = sp.b[i] + sp.w[i]; k = i; }
+        peakB[r] = sp.time.length ? sp.b[k] / t : 0.0;
+        peakW[r] = sp.time.length ? sp.w[k] / t : 0.0;
+        for (i = 0; i < sp.time.length; i++) {
+          ranks.push(r);
+          times.push(sp.time[i]);
+          values.push((sp.b[i] + sp.w[i]) / t);
+        }
+      } else {
+        for (i = 0; i < st.rank.length; i++) {
+          if (st.rank[i] !== r) continue;
+          ranks.push(r);
+          times.push(st.time[i]);
+          values.push(st.value[i]);
+        }
+      }
+    }
+    var peak = new Float64Array(P);
+    for (r = 0; r < P; r++) peak[r] = mem.params[r] + peakB[r] + peakW[r];
+    var out = memoryReport(model, mem.hbmGib, mem.layers, mem.params, peak, peakB, peakW,
+      { rank: Int32Array.from(ranks), time: Float64Array.from(times), value: Float64Array.from(values) });
+    out.before = mem;
+    return out;
+  }
+
+  // Rank r's held bytes (times t) after each instant's events, awaiting B and awaiting
+  // W only, and with T the part beyond its T oldest in-flight chunks.
+  function walk(tl, r, layers, act, wOnly, T) {
+    var o = tl.order, alive = [], held = {}, ev = [], i, n;
+    for (i = o.rankPtr[r]; i < o.rankPtr[r + 1]; i++) ev.push([tl.start[i], i, false], [tl.end[i], i, true]);
+    var out = { time: [], b: [], w: [], eb: [], ew: [] };
+    for (n = 0; n < ev.length; n++) {
+      var time = ev[n][0], j = ev[n][1], end = ev[n][2], k = o.kind[j], key;
+      if (!end && (k === E.F || k === E.FB)) {
+        key = o.mb[j] + ',' + o.stage[j];
+        alive.push(key);
+        held[key] = [layers[o.stage[j]] * act, 0.0];
+      } else if (end && (k === E.B || k === E.W)) {
+        key = o.mb[j] + ',' + o.stage[j];
+        alive.splice(alive.indexOf(key), 1);
+        delete held[key];
+      } else if (end && k === E.I) {
+        held[o.mb[j] + ',' + o.stage[j]] = [0.0, layers[o.stage[j]] * wOnly];
+      } else if (end && k === E.FB) {
+        key = o.mb2[j] + ',' + o.stage2[j];
+        alive.splice(alive.indexOf(key), 1);
+        delete held[key];
+      }
+      if (n + 1 < ev.length && ev[n + 1][0] === time) continue; // the instant's state: after all its events
+      var b = 0, w = 0, eb = 0, ew = 0;
+      alive.forEach(function (c) {
+        b += held[c][0];
+        w += held[c][1];
+      });
+      if (T !== null) {
+        alive.slice(T).forEach(function (c) {
+          eb += held[c][0];
+          ew += held[c][1];
+        });
+      }
+      out.time.push(time);
+      out.b.push(b);
+      out.w.push(w);
+      out.eb.push(eb);
+      out.ew.push(ew);
+    }
+    return out;
+  }
+
+  function union(a, b) {
+    var all = a.concat(b).sort(function (x, y) { return x - y; }), out = [];
+    all.forEach(function (x) { if (!out.length || out[out.length - 1] !== x) out.push(x); });
+    return out;
+  }
+
+  // A step function (0 before its first step) at time x, right-continuous.
+  function stepAt(time, value, x) {
+    var lo = 0, hi = time.length;
+    while (lo < hi) {
+      var mid = (lo + hi) >> 1;
+      if (time[mid] <= x) lo = mid + 1; else hi = mid;
+    }
+    return lo > 0 ? value[lo - 1] : 0.0;
+  }
+
   E.memory = {
     Model: Model, PRESETS: PRESETS, preset: preset, layerSplit: layerSplit, stageWeights: stageWeights,
-    paramBytes: paramBytes, measureMemory: measureMemory,
+    paramBytes: paramBytes, measureMemory: measureMemory, balanceMemory: balanceMemory,
   };
 })(typeof window !== 'undefined' ? window : globalThis);

@@ -104,7 +104,9 @@
       var model = modelOf(state);
       if (model === null) return null;
       checkHbm(state);
-      return E.memory.measureMemory(res.timeline, model, state.hbm);
+      var mem = E.memory.measureMemory(res.timeline, model, state.hbm), balance = res.balance || null;
+      // BPipe: the front ranks' newest chunks held by their partners
+      return balance === null ? mem : E.memory.balanceMemory(mem, res.timeline, balance.pairs);
     } catch (e) {
       if (e instanceof E.PipevizError && e.type === 'ConfigError') return T.msg(e.key, e.args);
       throw e;
@@ -208,7 +210,12 @@
   function figureParts(res, mem, overTime, lang, height) {
     var P = res.config.P;
     var sources = { memory_bars: bars(mem, P), memory_over: overBars(mem, lang) };
-    if (mem !== null && overTime === OVER_TIME[1]) sources.steps = stepsGib(mem, P);
+    if (mem !== null && overTime === OVER_TIME[1]) {
+      sources.steps = stepsGib(mem, P);
+      // after balancing, the bytes before it (dashed, as the counts are)
+      var before = mem.before ? stepsGib(mem.before, P) : { xs: [], ys: [], rank: new Float64Array(0) };
+      sources.steps_before = { xs: before.xs, ys: before.ys, rank: before.rank };
+    }
     return { sources: sources, props: props(mem, overTime, lang, height, P) };
   }
 

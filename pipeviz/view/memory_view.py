@@ -22,7 +22,18 @@ import numpy as np
 from ..config import Config
 from ..engine import Result
 from ..errors import ConfigError
-from ..memory import ACT_MODES, ARCH_FIELDS, EXTRA_MAX, GIB, LIMITS, PRESETS, Memory, Model, measure_memory
+from ..memory import (
+    ACT_MODES,
+    ARCH_FIELDS,
+    EXTRA_MAX,
+    GIB,
+    LIMITS,
+    PRESETS,
+    Memory,
+    Model,
+    balance_memory,
+    measure_memory,
+)
 from ..memory import stage_weights as model_weights
 from ..registry import SCHEDULES
 from ..stages import parse_weights
@@ -162,7 +173,9 @@ def memory_of(res: Result, state: dict) -> Memory | Msg | None:
         if model is None:
             return None
         check_hbm(state)
-        return measure_memory(res.timeline, model, state["hbm"])
+        mem = measure_memory(res.timeline, model, state["hbm"])
+        balance = getattr(res, "balance", None)  # BPipe: the front ranks' newest chunks held by their partners
+        return mem if balance is None else balance_memory(mem, res.timeline, balance.pairs)
     except ConfigError as e:
         return e.msg
 
@@ -266,6 +279,9 @@ def figure_parts(res: Result, mem: Memory | None, over_time: str, lang: str, hei
     sources = {"memory_bars": bars(mem, P), "memory_over": over_bars(mem, lang)}
     if mem is not None and over_time == "GiB":
         sources["steps"] = steps_gib(mem, P)
+        # after balancing, the bytes before it (dashed, as the counts are)
+        before = steps_gib(mem.before, P) if mem.before is not None else {"xs": [], "ys": [], "rank": np.zeros(0)}
+        sources["steps_before"] = {k: before[k] for k in ("xs", "ys", "rank")}
     return sources, props(mem, over_time, lang, height, P)
 
 
