@@ -27,13 +27,14 @@ from .config import Config
 from .custom import CUSTOM, MAX_TEXT
 from .engine import Result, run
 from .errors import ConfigError, OrderError
+from .memory import Memory
 from .registry import NAMES
 from .render.figures import Figures
 from .render.glance_panel import GlancePanes, marked
 from .render.sweep import V_WIDTH as SWEEP_V_WIDTH
 from .serving import has_viewer
 from .text import Msg, fill, template
-from .view import closing, columns, glance, own_order, readouts, sweep, teach
+from .view import closing, columns, glance, memory_view, own_order, readouts, sweep, teach
 from .view.fields import FIELDS, PRESETS, encode
 from .view.fields import parse as parse_url
 from .view.state import ENGINE_FIELDS, config, normalize
@@ -126,6 +127,14 @@ class Explorer(pn.viewable.Viewer):
         self.glance = GlancePanes(self.lang)  # the timeline's key, the ops table, accessible names
         self.preset_menu: pn.widgets.Select | None = None  # names the preset the view is (glance.matching_preset)
         self.m_slider: pn.widgets.IntSlider | None = None
+        self.memory_readout = pn.pane.HTML("", name="memory_readout", sizing_mode="stretch_width")
+        self.memory_key = pn.pane.HTML("", name="memory_key", sizing_mode="stretch_width")
+        # The memory figure joins the page with the first model (its fifty-odd Bokeh
+        # models would slow every first view down).
+        self.memory_row = pn.FlexBox(flex_wrap="wrap", gap="0 8px", sizing_mode="stretch_width", name="memory_row")
+        self.memory = None  # the shown result's memory.Memory (or why there is none: a Msg), None without a model
+        self.result_state: dict = {}  # the state the shown result came from
+        self._memory_for: tuple | None = None  # what self.memory was computed for
         self.notes: list[Msg] = []  # what the rules adjusted; shown until the next change
         self.problem: Msg | None = None  # why the state cannot be shown, if it cannot
         self.notice_lines: list[str] = []
@@ -195,13 +204,21 @@ class Explorer(pn.viewable.Viewer):
             except (ConfigError, OrderError) as e:
                 self.problem = e.msg
                 res = None
+        if res is not None and self.problem is None:  # a valid state: its bytes
+            self.result_state = self.state()
+            # (an order of one's own has the config of any other with its P, m and V)
+            key = (res.config, memory_view.memory_key(self.result_state), res if res.theory is None else None)
+            if key != self._memory_for:  # a unit or language change keeps the bytes
+                self._memory_for = key
+                self.memory = memory_view.memory_of(res, self.result_state)
+        mem = self.memory if isinstance(self.memory, Memory) else None
         with pn.io.hold():
             self._show_notice(lang, res)
             if res is not None:
                 self.result = res
                 self._window = None  # the view's x_range opens at the full view
                 state = self.state()
-                self.figures.apply(columns.figure_view(res, self.unit, lang, self.label_px()))
+                self.figures.apply(columns.figure_view(res, self.unit, lang, self.label_px(), mem, self.over_time_unit))
                 self.figures.apply(teach.figure_view(res, state, lang))  # after: it sets the projector's sizes
                 html = readouts.readout_html(readouts.readout_values(res), lang)
                 # The projector's larger readout (a class inside the pane: its CSS cannot reach in from outside).
@@ -209,6 +226,14 @@ class Explorer(pn.viewable.Viewer):
                 self.closing.object = closing.closing_html(closing.closing_values(res), lang)
                 self.closing.visible = bool(self.closing.object)
                 self.glance.drawn(res, lang)
+                self.memory_readout.object = memory_view.memory_html(memory_view.memory_values(self.memory), lang)
+                self.memory_readout.visible = self.memory_key.visible = self.memory is not None
+                if self.memory is not None and not self.memory_row.objects:
+                    flex = {"styles": {"flex": "1 1 420px", "min-width": "0"}}
+                    self.memory_row.objects = [
+                        pn.Column(self.figures.memory, sizing_mode="stretch_width", **flex),
+                        pn.Column(self.memory_key, width=240, styles={"flex": "0 0 240px", "min-width": "0"}),
+                    ]
             self._show_preset()
         self._later()
 
@@ -234,9 +259,16 @@ class Explorer(pn.viewable.Viewer):
             return
         res = self.result
         if res is not None:
-            if self._table_rows[0] is not res:  # a unit or language change keeps the numbers
+            shown = self.result_state
+            key = (res.config, memory_view.memory_key(shown), shown.get("stages"), shown.get("weights"),
+                   res if res.theory is None else None)
+            if self._table_rows[0] != key:  # a unit or language change keeps the numbers
                 own = res if res.theory is None else None
-                self._table_rows = (res, readouts.table_values(res.config, run_cached, own))
+                self._table_rows = (key, readouts.table_values(
+                    res.config, run_cached, lambda name: memory_view.row_config(shown, name),
+                    (lambda r: memory_view.memory_of(r, shown)) if shown.get("model", "none") != "none" else None,
+                    own,
+                ))
             if self._places_rows[0] is not res:  # an order of one's own has no placements to compare
                 self._places_rows = (res, [] if res.theory is None else closing.placements_values(res.config, run_cached))
             with pn.io.hold():
@@ -245,6 +277,7 @@ class Explorer(pn.viewable.Viewer):
                 self.places.object = closing.placements_html(self._places_rows[1], self.lang)
                 self.places.visible = bool(self.places.object)
                 self.figures.apply(sweep.figure_view(sweep.cached_values(res.config), res.config, self.lang))
+                self.memory_key.object = memory_view.memory_key_html(self.lang)
         self._write_url()
 
     def _later(self) -> None:
@@ -399,10 +432,15 @@ class Explorer(pn.viewable.Viewer):
             options={template(f"choice.lang.{x}", lang): x for x in FIELDS["lang"].choices},
         )
         balance = self.switch("balance", lang)
+        over_time = pn.widgets.RadioButtonGroup.from_param(
+            self.param.over_time_unit, name=template("field.over_time_unit", lang),
+            options={template(f"choice.over_time_unit.{u}", lang): u for u in FIELDS["over_time_unit"].choices},
+        )
         return pn.Column(
             pn.pane.HTML(f"<h2>pipeviz</h2><p>{escape(template('app.tagline', lang))}</p>"),
-            language, presets, schedule, *sliders, cost_card, self.order_card(lang),
+            language, presets, schedule, *sliders, cost_card, self.model_card(lang), self.order_card(lang),
             pn.pane.HTML(f"<b>{escape(template('field.unit', lang))}</b>"), unit, balance,
+            pn.pane.HTML(f"<b>{escape(template('field.over_time_unit', lang))}</b>"), over_time,
             *self.encoder_controls(lang),
             pn.Row(*(pn.widgets.Toggle.from_param(getattr(self.param, k), name=template(f"field.{k}", lang))
                      for k in ("critical", "projector"))),
@@ -458,6 +496,44 @@ class Explorer(pn.viewable.Viewer):
                                               step=FIELDS[k].step) for k in ("ef", "eb")]
         frozen = self.switch("frozen", lang)
         return [pn.pane.HTML(f"<b>{escape(template('field.encoder', lang))}</b>"), place, *sliders, frozen]
+    def model_card(self, lang: str):
+        """The model config, HBM and stage weights (pipeviz.view.memory_view). Its
+        widgets are made the first time it opens: they are about a hundred Bokeh
+        models, which measured made the first view take a third longer to arrive."""
+        card = pn.Card(title=template("model.title", lang), collapsed=True, sizing_mode="stretch_width",
+                       name="model_card")
+
+        def fill(event) -> None:
+            if not event.new and not card.objects:
+                card.objects = self.model_widgets(lang)
+
+        card.param.watch(fill, "collapsed")
+        return card
+
+    def model_widgets(self, lang: str) -> list:
+        def choice(key: str):
+            return pn.widgets.Select.from_param(
+                getattr(self.param, key), name=template(f"field.{key}", lang),
+                options={template(f"choice.{key}.{c}", lang): c for c in FIELDS[key].choices},
+                sizing_mode="stretch_width",
+            )
+
+        def number(key: str):
+            f = FIELDS[key]
+            widget = pn.widgets.IntInput if f.kind == "int" else pn.widgets.FloatInput
+            width = 300 if key in ("embed", "head") else 150
+            return widget.from_param(getattr(self.param, key), name=template(f"field.{key}", lang), step=f.step,
+                                     width=width)
+
+        untied = self.switch("untied", lang)
+        weights = pn.widgets.TextInput.from_param(self.param.weights, name=template("field.weights", lang),
+                                                  sizing_mode="stretch_width")
+        return [
+            choice("model"), pn.Row(number("hbm"), number("t")), choice("act"),
+            pn.Row(number("s"), number("b")), pn.Row(number("L"), number("h")), pn.Row(number("a"), number("vocab")),
+            untied, choice("bpp"), choice("stages"), weights, number("embed"), number("head"),
+            pn.pane.HTML(f'<div style="font-size:12px">{escape(template("model.note", lang))}</div>'),
+        ]
 
     def layout(self):
         """Controls first (in reading and tab order), then the charts: side by side
@@ -480,6 +556,8 @@ class Explorer(pn.viewable.Viewer):
             pn.FlexBox(charts, bars, flex_wrap="wrap", gap="0 8px", sizing_mode="stretch_width"),
             self.places,
             self.glance.ops_card,
+            self.memory_readout,
+            self.memory_row,
             self.table_title,
             self.table,
             # The sweep: the V chart beside the m chart where there is room, below it where there is not.

@@ -16,8 +16,9 @@ from .balance import MODES as BALANCE_MODES
 from .config import Config
 from .costs import COST_MAX, COST_MIN, MAY_BE_ZERO, Costs
 from .encoder import PLACES, Encoder
-from .errors import DeadlockError, PipevizError
+from .errors import ConfigError, DeadlockError, PipevizError
 from .order import PLACEMENTS
+from .text import strings
 
 EXIT_USAGE = 2
 
@@ -58,7 +59,7 @@ def _cost(name: str) -> Callable[[str], float]:
     return parse
 
 
-def _add_config_args(p: argparse.ArgumentParser) -> None:
+def _add_config_args(p: argparse.ArgumentParser, model: bool = True) -> None:
     names = ", ".join(registry.NAMES)
     p.add_argument("--schedule", "-s", default=None, metavar="NAME",
                    help=f"schedule: {names} (default 1f1b)")
@@ -96,6 +97,8 @@ def _add_config_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--balance", choices=BALANCE_MODES, default=None,
                    help="bpipe: pair rank r with rank P-1-r and move front ranks' activations to the partner "
                         "(adds peak_resident_* and balance_transfers to the metrics; the timeline is unchanged)")
+    if model:
+        _add_model_args(p)
 
 
 def _encoder(args: argparse.Namespace) -> Encoder | None:
@@ -112,6 +115,76 @@ def _encoder(args: argparse.Namespace) -> Encoder | None:
                          "for an encoder without a backward")
     eb = args.encoder_b if args.encoder_b is not None else args.encoder_f
     return Encoder(args.encoder_f, eb, args.encoder_place or "bubbles", args.encoder_frozen)
+
+
+def _add_model_args(p: argparse.ArgumentParser) -> None:
+    """A model config (SPEC.md "Memory in bytes") and stage weights ("Per-stage costs")."""
+    from .memory import EXTRA_MAX, LIMITS, PRESETS
+
+    g = p.add_argument_group("model and memory (SPEC.md: Memory in bytes, Per-stage costs)")
+    g.add_argument("--model", metavar="NAME", choices=(*PRESETS, "custom"),
+                   help=f"a model config: {', '.join(PRESETS)}, or custom (then give --layers, --hidden, --heads, "
+                        "--vocab). Adds peak memory in GiB per rank to the metrics, and sets the stage weights "
+                        "from the model's layer split")
+    for flag, key, what in (("--layers", "L", "transformer layers L"), ("--hidden", "h", "hidden size h"),
+                            ("--heads", "a", "attention heads a"), ("--vocab", "vocab", "vocabulary size"),
+                            ("--seq", "s", "sequence length s (default 2048)"),
+                            ("--mbs", "b", "micro-batch size b, sequences (default 1)"),
+                            ("--t", "t", "tensor-parallel size t, with sequence parallelism (default 1)")):
+        low, high = LIMITS[key]
+        g.add_argument(flag, dest=f"model_{key}", metavar=key, type=_whole_in(flag, low, high), default=None,
+                       help=f"{what}; {low}..{high}")
+    g.add_argument("--untied", dest="model_untied", action="store_const", const=True, default=None,
+                   help="the LM head has its own weights (on the last stage); presets know their own")
+    act = g.add_mutually_exclusive_group()
+    act.add_argument("--flash", dest="model_act", action="store_const", const="flash",
+                     help="flash attention or selective recompute: 34 s b h bytes per layer")
+    act.add_argument("--full-recompute", dest="model_act", action="store_const", const="full",
+                     help="full recompute: 2 s b h bytes per layer (default: neither, s b h (34 + 5 a s / h))")
+    g.add_argument("--bytes-per-param", dest="model_bytes_per_param", type=int, choices=(16, 18), default=None,
+                   help="16 (bf16 weights and grads, fp32 Adam and master weights; default) or 18 (fp32 grads)")
+    g.add_argument("--embed-layers", dest="model_embed", type=_extra("--embed-layers", EXTRA_MAX), default=None,
+                   help=f"the embedding's time in layer-equivalents, added to stage 0's weight; 0..{EXTRA_MAX:g} "
+                        "(default 0)")
+    g.add_argument("--head-layers", dest="model_head", type=_extra("--head-layers", EXTRA_MAX), default=None,
+                   help=f"the LM head's and loss's time in layer-equivalents, added to the last stage's weight; "
+                        f"0..{EXTRA_MAX:g} (default 0)")
+    g.add_argument("--hbm", type=_extra("--hbm", 4096, low=1), default=80.0,
+                   help="HBM per GPU in GiB, the line memory is held to (default 80: an '80 GB' A100 or H100)")
+    w = g.add_mutually_exclusive_group()
+    w.add_argument("--stage-weights", metavar="W0,W1,...", default=None,
+                   help="one weight per stage, e.g. 1.3,1,1,1.2: an op on stage s costs its usual cost times w_s "
+                        "(overrides the model's)")
+    w.add_argument("--equal-stages", action="store_true",
+                   help="time every stage alike even with --model (memory still counts each stage's layers)")
+
+
+def _whole_in(name: str, low: int, high: int) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = None
+        if value is None or not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{name} must be a whole number in {low}..{high}, got {text!r}")
+        return value
+
+    parse.__name__ = name
+    return parse
+
+
+def _extra(name: str, high: float, low: float = 0.0) -> Callable[[str], float]:
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            value = math.nan
+        if not math.isfinite(value) or not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{name} must be a number in {low:g}..{high:g}, got {text!r}")
+        return value
+
+    parse.__name__ = name
+    return parse
 
 
 def _add_order_args(p: argparse.ArgumentParser) -> None:
@@ -136,7 +209,19 @@ def _config(args: argparse.Namespace) -> Config:
     V = args.V if args.V is not None else (spec.fixed_V or 2)
     P = args.P if args.P is not None else 4
     m = args.m if args.m is not None else 8
-    return Config(name, P, m, V, _costs(args), args.G, encoder=_encoder(args), balance=args.balance)
+    cfg = Config(name, P, m, V, _costs(args), args.G, encoder=_encoder(args), balance=args.balance)
+    weights = None
+    if getattr(args, "stage_weights", None) is not None:
+        from .stages import parse_weights
+
+        weights = parse_weights(args.stage_weights)
+    else:
+        model = _model(args)
+        if model is not None and not args.equal_stages:
+            from .memory import stage_weights
+
+            weights = stage_weights(model, spec.chunks_per_rank(V) * P)
+    return cfg.replace(stage_weights=weights) if weights is not None else cfg
 
 
 def _run(args: argparse.Namespace):
@@ -154,6 +239,9 @@ def _run(args: argparse.Namespace):
         raise CliError(f"--order times the order as written; {', '.join(closing)} applies to a schedule (--schedule)")
     if given:
         raise CliError(f"--order reads the order from FILE (m and V come from it): leave out {', '.join(given)}")
+    if getattr(args, "stage_weights", None) is not None:
+        raise CliError("--stage-weights applies to a schedule; an order of your own is timed with equal stages "
+                       "(--model still measures its memory)")
     text = _read(args.order)
     res = run_text(text, args.placement or "loop", _costs(args), args.P)
     if res.deadlock is not None:
@@ -179,6 +267,27 @@ def _read(path: str) -> str:
 
 class CliError(ValueError):
     """A flag combination the command line refuses (one line, exit 2)."""
+
+
+def _model(args: argparse.Namespace):
+    """The model config the flags give, or None without --model."""
+    from .memory import ARCH_FIELDS, PRESETS, Model, preset
+
+    given = {k[len("model_"):]: v for k, v in vars(args).items() if k.startswith("model_") and v is not None}
+    name = getattr(args, "model", None)
+    if name is None:
+        if given:
+            raise ConfigError("cli.model_needed", flags=", ".join(sorted(given)))
+        return None
+    if name == "custom":
+        missing = [f for f, flag in (("L", "--layers"), ("h", "--hidden"), ("a", "--heads"), ("vocab", "--vocab"))
+                   if f not in given]
+        if missing:
+            raise ConfigError("cli.custom_needs", fields=", ".join(missing))
+        return Model(**given)
+    arch_changed = any(k in given and given[k] != PRESETS[name][k] for k in ARCH_FIELDS)
+    model = preset(name, **given)
+    return model.replace(name="custom") if arch_changed else model
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -210,7 +319,7 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Write the interactive explorer as one HTML file with inline Bokeh and the "
                                    "engine in JavaScript: no server, no network. The flags set the view it opens "
                                    "at; a URL fragment such as #schedule=interleaved&P=8&m=16&V=2 overrides them.")
-    _add_config_args(p)
+    _add_config_args(p, model=False)
     p.add_argument("-o", "--output", metavar="FILE", default="explorer.html",
                    help="where to write the page (default explorer.html)")
     p.add_argument("--lang", choices=("en", "zh"), default="en",
@@ -253,12 +362,14 @@ def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "export":
         from .export import render
 
-        text = render(_run(args), args.format)
+        res = _run(args)
+        text = render(res, args.format, memory=_memory(res, args))
         _write(text, args.output)
     elif args.command == "show":
         from .textview import show
 
-        _write(show(_run(args), args.width), None)
+        res = _run(args)
+        _write(show(res, args.width, memory=_memory(res, args)), None)
     elif args.command == "figure":
         from .figure import check, write
 
@@ -274,6 +385,18 @@ def _dispatch(args: argparse.Namespace) -> int:
     return 0
 
 
+def _memory(res, args: argparse.Namespace):
+    """Bytes per rank for --model (None without it)."""
+    model = _model(args)
+    if model is None:
+        return None
+    from .memory import balance_memory, measure_memory
+
+    mem = measure_memory(res.timeline, model, args.hbm)
+    balance = getattr(res, "balance", None)  # --balance bpipe: bytes where BPipe holds them
+    return mem if balance is None else balance_memory(mem, res.timeline, balance.pairs)
+
+
 def _write(text: str, path: str | None) -> None:
     text = text if text.endswith("\n") else text + "\n"
     if not path:
@@ -284,3 +407,11 @@ def _write(text: str, path: str | None) -> None:
             f.write(text)
     except OSError as e:
         raise OSError(f"cannot write {path}: {e.strerror or e}") from None
+
+
+strings({
+    "cli.model_needed": ("{flags} describe a model: give --model (a preset, or custom)",
+                         "{flags} 描述的是模型：请给出 --model（预设之一，或 custom）"),
+    "cli.custom_needs": ("--model custom needs {fields} (--layers, --hidden, --heads, --vocab)",
+                         "--model custom 需要 {fields}（--layers、--hidden、--heads、--vocab）"),
+})

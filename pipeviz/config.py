@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from .costs import Costs
 from .errors import ConfigError
+from .stages import check_weights
 from .text import strings
 
 if TYPE_CHECKING:
@@ -37,6 +38,10 @@ class Config:
     G: int | None = None  # interleaved: micro-batch group size (None: the smallest Megatron accepts)
     encoder: Encoder | None = None  # independent work in the bubbles (pipeviz.encoder)
     balance: str | None = None  # "bpipe": activation balancing (pipeviz.balance)
+    # One weight per stage (SPEC.md "Per-stage costs"): an op on stage s costs its usual
+    # cost times w_s. None: every stage 1. The length is checked against the schedule's
+    # stage count in registry.check.
+    stage_weights: tuple[float, ...] | None = None
 
     def __post_init__(self) -> None:
         for name in ("P", "m", "V"):
@@ -50,6 +55,8 @@ class Config:
         if self.encoder is not None and not isinstance(self.encoder, Encoder):
             raise ConfigError("config.encoder", value=str(self.encoder))
         check_mode(self.balance)
+        if self.stage_weights is not None:
+            object.__setattr__(self, "stage_weights", check_weights(self.stage_weights))
 
     def replace(self, **changes) -> Config:
         return replace(self, **changes)

@@ -216,9 +216,10 @@ def insert(order: Order, ins: _Inserts, with_index: bool = False):
     return out, np.flatnonzero(~enc)
 
 
-def durations(order: Order, costs, enc: Encoder) -> np.ndarray:
-    """Per-op durations: the pipeline's ops as usual, encoder ops e_f and e_b whole."""
-    dur = op_durations(order, costs)
+def durations(order: Order, costs, enc: Encoder, weights=None) -> np.ndarray:
+    """Per-op durations: the pipeline's ops as usual (times their stage's weight, where
+    the stages are weighted), encoder ops e_f and e_b whole."""
+    dur = op_durations(order, costs, weights)
     dur[order.kind == EF] = enc.ef
     dur[order.kind == EB] = enc.eb
     return dur
@@ -389,7 +390,7 @@ def slots(m: int, P: int, enc: Encoder, left_f=(), left_b=()) -> tuple[_Inserts,
     return ins, (f_rounds, b_rounds)
 
 
-def bubbles(order: Order, costs, enc: Encoder) -> tuple[_Inserts, Plan | None, tuple[int, int]]:
+def bubbles(order: Order, costs, enc: Encoder, weights=None) -> tuple[_Inserts, Plan | None, tuple[int, int]]:
     """Steps 1 and 3 first: the pipeline between the prologue and the epilogue, timed
     by the simulator, gives the gaps and the windows. Step 2 places the other ops into
     those gaps, where they delay nothing; what fits nowhere joins further rounds, and
@@ -406,7 +407,7 @@ def bubbles(order: Order, costs, enc: Encoder) -> tuple[_Inserts, Plan | None, t
             return frame, None, n_rounds
         framed, where = insert(order, frame, with_index=True)
         # Only some encoder ops are in yet, which validate would refuse.
-        tl = simulate(framed, costs, durations(framed, costs, enc), check=False)
+        tl = simulate(framed, costs, durations(framed, costs, enc, weights), check=False)
         start, end = tl.start[where], tl.end[where]
         pre = framed.segment == PROLOGUE
         t0 = float(tl.end[pre].max()) if pre.any() else 0.0
@@ -432,12 +433,12 @@ def with_encoder(pipeline: Timeline, enc: Encoder) -> EncoderRun:
         per = -(-m // P)
         ins, n_rounds = separate(order, enc), (per, 0 if enc.frozen else per)
     else:
-        ins, pl, n_rounds = bubbles(order, costs, enc)
+        ins, pl, n_rounds = bubbles(order, costs, enc, pipeline.weights)
         if pl is not None:
             in_gaps = (int((pl.kind == EF).sum()), int((pl.kind == EB).sum()))
             hidden = in_gaps[0] * enc.ef + in_gaps[1] * enc.eb
     full = insert(order, ins)
-    tl = simulate(full, costs, durations(full, costs, enc))
+    tl = simulate(full, costs, durations(full, costs, enc, pipeline.weights), weights=pipeline.weights)
     busy = float(np.sum(pipeline.duration))
     idle = _clean(P * pipeline.makespan - busy, P * pipeline.makespan)
     return EncoderRun(settings=enc, order=full, timeline=tl, pipeline=pipeline, pipeline_idle=max(idle, 0.0),

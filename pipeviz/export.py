@@ -45,7 +45,35 @@ def json_op(order, i: int, start: float, end: float) -> dict:
     return op
 
 
-def to_dict(res: Result) -> dict:
+def memory_dict(mem) -> tuple[dict, dict]:
+    """(top-level keys, metrics keys) for a `memory.Memory`: GiB per rank, its parts,
+    the HBM line and what exceeds it."""
+    from .memory import GIB
+
+    gib = lambda x: [float(v) / GIB for v in x]  # noqa: E731
+    model = mem.model
+    top = {
+        "model": {"name": model.name, "L": model.L, "h": model.h, "a": model.a, "s": model.s, "b": model.b,
+                  "vocab": model.vocab, "t": model.t, "untied": model.untied, "act": model.act,
+                  "bytes_per_param": model.bytes_per_param, "embed_layers": _num(model.embed),
+                  "head_layers": _num(model.head)},
+        "layers_per_stage": mem.layers.tolist(),
+    }
+    metrics = {
+        "peak_memory_gib": gib(mem.peak),
+        "peak_memory_parts_gib": {"params": gib(mem.params), "awaiting_b": gib(mem.peak_b),
+                                  "awaiting_w": gib(mem.peak_w)},
+        "activation_mib_per_layer": model.act_bytes / 2**20,
+        "hbm_gib": mem.hbm_gib,
+        "memory_over_hbm_gib": gib(mem.over),
+        "memory_tightest_rank": mem.tightest,
+        "memory_fits": mem.fits,
+    }
+    return top, metrics
+
+
+def to_dict(res: Result, memory=None) -> dict:
+    """SPEC.md's JSON; with a `memory.Memory`, also the model and GiB per rank."""
     cfg, order, tl, mt, th = res.config, res.order, res.timeline, res.metrics, res.theory
     ops = [json_op(order, i, t0, t1) for i, (t0, t1) in enumerate(zip(tl.start.tolist(), tl.end.tolist()))]
     b_rank, b_start, b_end = mt.bubbles
@@ -91,6 +119,13 @@ def to_dict(res: Result) -> dict:
                 op["segment"] = SEGMENTS[int(segment[i])] if segment is not None else "pipeline"
     if res.balance is not None:
         metrics.update(balance_metrics(res))
+    parts = res.bubble_parts
+    if parts is not None:  # unequal stages or comm: where the bubble comes from
+        metrics["bubble_parts"] = {"ideal": parts.ideal, "imbalance": parts.imbalance, "comm": parts.comm}
+    top = {}
+    if memory is not None:
+        top, more = memory_dict(memory)
+        metrics.update(more)
     out = {
         "schedule": cfg.schedule,
         "P": cfg.P,
@@ -120,6 +155,9 @@ def to_dict(res: Result) -> dict:
         out["balance"] = cfg.balance
     if th is None:  # an order of one's own: how to read it back
         out["placement"] = res.schedule.placement
+    if cfg.stage_weights is not None:
+        out["stage_weights"] = [_num(w) for w in cfg.stage_weights]
+    out.update(top)
     return out
 
 
@@ -158,8 +196,8 @@ def balance_metrics(res: Result) -> dict:
     }
 
 
-def to_json(res: Result) -> str:
-    return json.dumps(to_dict(res))
+def to_json(res: Result, memory=None) -> str:
+    return json.dumps(to_dict(res, memory))
 
 
 def to_csv(res: Result) -> str:
@@ -191,7 +229,7 @@ def _chunk_index(res: Result) -> np.ndarray:
     return nth[np.maximum(res.order.stage, 0)]
 
 
-def to_chrome_trace(res: Result, us_per_unit: float = 1000.0) -> str:
+def to_chrome_trace(res: Result, us_per_unit: float = 1000.0, memory=None) -> str:
     """Trace Event JSON for Perfetto or chrome://tracing: one track per rank, ops as
     complete events, bubbles as their own events, in-flight chunks as a counter.
     One time unit is shown as one millisecond."""
@@ -223,6 +261,12 @@ def to_chrome_trace(res: Result, us_per_unit: float = 1000.0) -> str:
     steps = mt.inflight
     for r, t, v in zip(steps.rank.tolist(), steps.time.tolist(), steps.value.tolist()):
         events.append({"name": f"in-flight rank {r}", "ph": "C", "pid": 0, "ts": t * us_per_unit, "args": {"chunks": v}})
+    if memory is not None:  # bytes held per rank, in GiB, parameters included
+        act = memory.activations
+        for r, t, v in zip(act.rank.tolist(), act.time.tolist(), act.value.tolist()):
+            gib = (memory.params[r] + v) / 2**30
+            events.append({"name": f"memory rank {r}", "ph": "C", "pid": 0, "ts": t * us_per_unit,
+                           "args": {"GiB": gib}})
     summary = {
         "schedule": res.config.schedule, "P": res.config.P, "m": res.config.m, "V": res.config.V,
         "makespan": mt.makespan, "bubble_fraction": mt.bubble_fraction, "time_unit": f"1 unit = {us_per_unit:g} us",
@@ -239,13 +283,13 @@ def to_actions(res: Result) -> str:
     return head + "\n" + res.order.to_text() + "\n"
 
 
-def render(res: Result, fmt: str) -> str:
+def render(res: Result, fmt: str, memory=None) -> str:
     if fmt == "json":
-        return to_json(res)
+        return to_json(res, memory)
     if fmt == "csv":
         return to_csv(res)
     if fmt == "chrome-trace":
-        return to_chrome_trace(res)
+        return to_chrome_trace(res, memory=memory)
     if fmt == "actions":
         return to_actions(res)
     raise ValueError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")

@@ -12,13 +12,16 @@ figures' fixed words and the widgets' words in each language. Only what the brow
 must compute is twinned in JavaScript (`pipeviz/static/`, read with importlib.resources;
 each file adds to one of the globals PipevizText, PipevizEngine, PipevizExplorer):
   text.js          fill a template from the strings table (text.py)
-  engine.js        orders, the simulator, metrics, exact fractions (order.py,
-                   simulate.py, metrics.py, closed_form.py, engine.py)
+  engine.js        orders, the simulator, metrics, exact fractions, stage weights,
+                   the bubble's parts (order.py, simulate.py, metrics.py,
+                   closed_form.py, engine.py, stages.py, decompose.py)
+  memory.js        model configs and bytes per rank (memory.py)
   custom.js        an order of one's own: read (text or JSON), time, deadlocks (custom.py)
   schedules/*.js   one generator and closed form per schedule (schedules/*.py)
   encoder.js       an encoder in the bubbles (encoder.py)
   balance.js       activation balancing, BPipe (balance.py)
   fields.js        the URL (view/fields.py)
+  memory_view.js   the model's state rule, memory figure and readouts (view/memory_view.py)
   state.js         the state rules (view/state.py)
   columns.js       each figure's columns and properties (view/columns.py)
   readouts.js      the readouts (view/readouts.py)
@@ -50,11 +53,12 @@ from bokeh.models import (
     Slider,
     Spinner,
     TextAreaInput,
+    TextInput,
     Toggle,
 )
 from bokeh.resources import Resources
 
-from . import custom, text
+from . import custom, memory, stages, text
 from .config import MAX_OPS, Config
 from .costs import COST_MAX, COST_MIN, MAY_BE_ZERO
 from .costs import NAMES as COST_NAMES
@@ -64,17 +68,18 @@ from .registry import NAMES, SCHEDULES
 from .render.figures import Figures
 from .render.style import PAGE_CSS, READOUT_CSS
 from .text import template
-from .view import closing, columns, glance, lod, palette, sweep, teach
+from .view import closing, columns, glance, lod, memory_view, palette, sweep, teach
 from .view.columns import CHUNKS, LABEL_PX_PER_CHAR, ROW, ROW_PX
 from .view.fields import FIELDS, MAX_RAW, PRESETS, defaults
-from .view.readouts import LAYOUTS, TABLE_HEAD
+from .view.readouts import LAYOUTS, MEMORY_HEAD, TABLE_HEAD
 from .view.state import ENGINE_FIELDS, V_STEP
 
 # The teaching toggles (view/teach.py's fields), shown as Bokeh toggles named after them.
 TOGGLES = ("critical", "projector")
 # In the order the page loads them: each may use those before it.
-SCRIPTS = ("text.js", "engine.js", "custom.js", "encoder.js", "balance.js", "causes.js", "fields.js", "state.js",
-           "columns.js", "readouts.js", "closing.js", "glance.js", "a11y.js", "teach.js", "sweep.js", "explorer.js")
+SCRIPTS = ("text.js", "engine.js", "memory.js", "custom.js", "encoder.js", "balance.js", "causes.js", "fields.js",
+           "memory_view.js", "state.js", "columns.js", "readouts.js", "closing.js", "glance.js", "a11y.js", "teach.js",
+           "sweep.js", "explorer.js")
 
 
 def read_static(name: str) -> str:
@@ -97,7 +102,10 @@ def page_data() -> dict:
     return {
         "strings": text.table(),
         "engine": {"maxOps": MAX_OPS, "rtol": RTOL, "costMin": COST_MIN, "costMax": COST_MAX,
-                   "costNames": list(COST_NAMES), "mayBeZero": list(MAY_BE_ZERO)},
+                   "costNames": list(COST_NAMES), "mayBeZero": list(MAY_BE_ZERO),
+                   "weights": {"min": stages.WEIGHT_MIN, "max": stages.WEIGHT_MAX, "maxShown": stages.MAX_SHOWN}},
+        "memory": memory.as_data(),
+        "memoryView": memory_view.as_data(),
         "schedules": [spec.as_data() for spec in SCHEDULES.values()],
         "fields": [f.as_data() for f in FIELDS.values()],
         "presets": {name: p.values for name, p in PRESETS.items()},
@@ -108,6 +116,7 @@ def page_data() -> dict:
         "palette": palette.as_data(),
         "layouts": LAYOUTS,
         "tableHead": list(TABLE_HEAD),
+        "tableMemoryHead": MEMORY_HEAD,
         "consts": {"row": ROW, "rowPx": ROW_PX, "labelPxPerChar": LABEL_PX_PER_CHAR, "chunksUnit": CHUNKS,
                    "plotPx": Figures().plot_px,
                    "lod": {"minPx": lod.MIN_PX, "outlinePx": lod.OUTLINE_PX, "cull": lod.CULL}},
@@ -127,6 +136,15 @@ def _inline(code: str, name: str) -> str:
     return code
 
 
+def lean(code: str) -> str:
+    """A script without its comments that stand alone (its leading /* */ block and every
+    line that is only a // comment) and without indentation: they are for readers of
+    pipeviz/static/, and the page must stay within its size budget. (The scripts hold
+    no template literals and no line continuations, so no line starts inside a string.)"""
+    code = re.sub(r"\A\s*/\*.*?\*/\s*", "", code, count=1, flags=re.S)
+    return "".join(line.lstrip(" ") for line in code.splitlines(True) if not line.lstrip().startswith("//"))
+
+
 def script_names() -> list[str]:
     """The page's scripts in load order: each may use those before it."""
     return [*SCRIPTS[:2], *schedule_scripts(), *SCRIPTS[2:]]
@@ -136,7 +154,7 @@ def scripts() -> str:
     """Every script of the page, in load order, as one string of <script> tags."""
     data = json.dumps(page_data(), ensure_ascii=False).replace("<", "\\u003c")  # no markup inside <script>
     parts = [f"<script>window.PIPEVIZ_DATA = {data};</script>"]
-    parts += [f"<script>{_inline(read_static(n), n)}</script>" for n in script_names()]
+    parts += [f"<script>{_inline(lean(read_static(n)), n)}</script>" for n in script_names()]
     return "\n".join(parts)
 
 
@@ -164,6 +182,11 @@ TEMPLATE = """
         <select id="pv-ops-rank" aria-labelledby="pv-ops-rank-label"><option value="0">0</option></select></label>
       <div id="pv-ops-table"></div>
     </details>
+    <div id="pv-memory-readout" class="pv-readout-box" role="status" aria-live="polite" hidden></div>
+    <div class="pv-charts-row">
+      <div class="pv-charts">{{ embed(roots.layout_memory) }}</div>
+      <div class="pv-bars"><div id="pv-memory-key" class="pv-bars-key" hidden></div></div>
+    </div>
     <h3 id="pv-table-title" style="margin:8px 5px 4px">{{ table_title }}</h3>
     <div id="pv-table" class="pv-table-root"></div>
     <div class="pv-sweep"><div class="pv-sweep-m">{{ embed(roots.layout_sweep_m) }}</div>
@@ -193,11 +216,16 @@ class InlineOnly(Resources):
 DIV_LAYOUTS = {
     "tagline": "<h2 style='margin:4px 0'>pipeviz</h2>{text}",
     "unit_label": "<b>{text}</b>",
+    "over_time_label": "<b>{text}</b>",
     "costs_note": "{text}",
     "encoder_label": "<b>{text}</b>",
+    "model_note": "{text}",
     "own_note": "{text}",
     "placement_label": "<b>{text}</b>",
 }
+# The model card's widgets (view/memory_view.py's fields), in the order shown.
+MODEL_SELECTS = ("model", "act", "bpp", "stages")
+MODEL_SPINNERS = ("hbm", "t", "s", "b", "L", "h", "a", "vocab", "embed", "head")
 
 
 def widget_texts(lang: str) -> dict:
@@ -209,7 +237,7 @@ def widget_texts(lang: str) -> dict:
     out["schedule"] = {"labels": [f"{t(f'sched.{n}.title')}: {t(f'sched.{n}.summary')}" for n in NAMES]}
     for key in ("unit", "lang", "placement", "encoder"):
         out[key] = {"labels": [t(f"choice.{key}.{c}") for c in FIELDS[key].choices]}
-    for key in ("frozen", "balance"):  # a one-box CheckboxGroup: its label names the box (Checkbox's does not)
+    for key in ("frozen", "balance", "untied"):  # a one-box CheckboxGroup: its label names the box (Checkbox's does not)
         out[key] = {"labels": [t(FIELDS[key].label_key)]}
     # Your own order (view/own_order.py): the box, its switch, "Edit this schedule".
     out["order"] = {"title": t("field.order"), "placeholder": t("own.placeholder")}
@@ -221,7 +249,14 @@ def widget_texts(lang: str) -> dict:
                      "options": [["", t("preset.prompt")], *([p, t(f"preset.{p}")] for p in PRESETS)]}
     out["costs-toggle"] = {"label": t("costs.title")}
     out.update({key: {"label": t(FIELDS[key].label_key)} for key in TOGGLES})
+    for key in MODEL_SELECTS:
+        out[key] = {"title": t(f"field.{key}"), "options": [[c, t(f"choice.{key}.{c}")] for c in FIELDS[key].choices]}
+    for key in (*MODEL_SPINNERS, "weights"):
+        out[key] = {"title": t(f"field.{key}")}
+    out["over_time_unit"] = {"labels": [t(f"choice.over_time_unit.{c}") for c in FIELDS["over_time_unit"].choices]}
+    out["model-toggle"] = {"label": t("model.title")}
     for name, key in (("tagline", "app.tagline"), ("unit_label", "field.unit"), ("costs_note", "costs.note"),
+                      ("over_time_label", "field.over_time_unit"), ("model_note", "model.note"),
                       ("own_note", "own.note"), ("placement_label", "field.placement"),
                       ("encoder_label", "field.encoder")):
         out[name] = {"text": DIV_LAYOUTS[name].replace("{text}", escape(t(key)))}
@@ -276,6 +311,7 @@ def widgets(cfg: Config, lang: str) -> dict:
         preset=Select(value=glance.matching_preset({**defaults(), **state_of(cfg), "lang": lang}) or "",
                       name="preset", **texts["preset"]),
         **{key: Toggle(active=bool(FIELDS[key].default), name=key, **texts[key]) for key in TOGGLES},
+        **model_widgets(texts),
     )
 
 
@@ -284,6 +320,23 @@ def state_of(cfg: Config) -> dict:
     c = cfg.costs
     return {"schedule": cfg.schedule, "P": cfg.P, "m": cfg.m, "V": cfg.V, "tf": c.tf, "tb": c.tb, "tw": c.tw,
             "comm": c.comm}
+
+
+def model_widgets(texts: dict) -> dict:
+    """The model card's widgets, at the fields' defaults (a URL sets them)."""
+    out = {}
+    for key in MODEL_SELECTS:
+        out[key] = Select(value=FIELDS[key].default, name=key, sizing_mode="stretch_width", **texts[key])
+    for key in MODEL_SPINNERS:
+        f = FIELDS[key]
+        out[key] = Spinner(low=f.low, high=f.high, step=f.step, value=f.default, width=140, name=key, **texts[key])
+    out["weights"] = TextInput(value=FIELDS["weights"].default, name="weights", sizing_mode="stretch_width",
+                               **texts["weights"])
+    out["untied"] = CheckboxGroup(active=[0] if FIELDS["untied"].default else [], name="untied", **texts["untied"])
+    f = FIELDS["over_time_unit"]
+    out["over_time_unit"] = RadioButtonGroup(active=f.choices.index(f.default), name="over_time_unit",
+                                             **texts["over_time_unit"])
+    return out
 
 
 def document_html(cfg: Config, lang: str, script_tags: str) -> str:
@@ -319,10 +372,20 @@ def document_html(cfg: Config, lang: str, script_tags: str) -> str:
     )
     costs_toggle = Toggle(active=False, name="costs-toggle", **texts["costs-toggle"])
     costs_toggle.js_link("active", costs_box, "visible")
+    model_box = column(
+        ui["model"], row(ui["hbm"], ui["t"]), ui["act"], row(ui["s"], ui["b"]), row(ui["L"], ui["h"]),
+        row(ui["a"], ui["vocab"]), ui["untied"], ui["bpp"], ui["stages"], ui["weights"], ui["embed"], ui["head"],
+        Div(styles={"font-size": "12px"}, sizing_mode="stretch_width", name="model_note", **texts["model_note"]),
+        visible=False, sizing_mode="stretch_width",
+    )
+    model_toggle = Toggle(active=False, name="model-toggle", **texts["model-toggle"])
+    model_toggle.js_link("active", model_box, "visible")
     controls = column(
         Div(sizing_mode="stretch_width", name="tagline", **texts["tagline"]),
-        ui["lang"], ui["preset"], ui["schedule"], ui["P"], ui["m"], ui["V"], costs_toggle, costs_box, own_toggle, own_box,
+        ui["lang"], ui["preset"], ui["schedule"], ui["P"], ui["m"], ui["V"], costs_toggle, costs_box,
+        model_toggle, model_box, own_toggle, own_box,
         Div(name="unit_label", **texts["unit_label"]), ui["unit"], ui["balance"],
+        Div(name="over_time_label", **texts["over_time_label"]), ui["over_time_unit"],
         Div(name="encoder_label", **texts["encoder_label"]), ui["encoder"], ui["ef"], ui["eb"], ui["frozen"],
         row(*(ui[key] for key in TOGGLES)),
         name="layout_controls", sizing_mode="stretch_width",
@@ -334,6 +397,7 @@ def document_html(cfg: Config, lang: str, script_tags: str) -> str:
     doc.add_root(column(figs.inflight, name="layout_bars"))
     doc.add_root(column(figs.sweep_m, name="layout_sweep_m", sizing_mode="stretch_width"))
     doc.add_root(column(figs.sweep_v, name="layout_sweep_v"))
+    doc.add_root(column(figs.memory, name="layout_memory", sizing_mode="stretch_width"))
     doc.js_on_event(DocumentReady, callback("ready"))
     figs.timeline.js_on_change("inner_width", callback("resize"))
     for fig in (figs.timeline, figs.over_time):  # a pan or zoom ended: level the timeline again (view/lod.py)

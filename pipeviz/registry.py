@@ -14,6 +14,7 @@ from . import schedules
 from .config import MAX_OPS, Config
 from .errors import ConfigError
 from .schedule import Schedule
+from .stages import check_length
 from .text import strings
 
 __all__ = ["NAMES", "SCHEDULES", "Schedule", "check", "get"]
@@ -49,6 +50,7 @@ def check(cfg: Config) -> Schedule:
         raise ConfigError(key, name=spec.name, fixed=spec.fixed_V, V=cfg.V)
     if cfg.G is not None and not spec.takes_G:
         raise ConfigError("schedule.no_G", name=spec.name)
+    check_length(cfg.stage_weights, spec.chunks_per_rank(cfg.V) * cfg.P, spec.name)
     # Size first: the schedule's own checks may search for a valid m, which must stay cheap.
     n_ops = spec.n_ops(cfg)
     if n_ops > MAX_OPS:

@@ -25,7 +25,7 @@ import numba
 import numpy as np
 
 from .costs import Costs
-from .errors import DeadlockError, OrderError
+from .errors import ConfigError, DeadlockError, OrderError
 from .order import EB, EF, FB, KIND_NAMES, B, F, I, Order, W, check_size
 from .text import strings
 
@@ -52,6 +52,7 @@ class Timeline:
     start: np.ndarray  # (N,) start time of each op
     end: np.ndarray  # (N,) end time of each op
     deps: Deps
+    weights: tuple[float, ...] | None = None  # the stage weights it was timed with (None: all 1)
 
     @property
     def duration(self) -> np.ndarray:
@@ -62,12 +63,29 @@ class Timeline:
         return float(self.end.max() - self.start.min()) if self.end.size else 0.0
 
 
-def op_durations(order: Order, costs: Costs) -> np.ndarray:
-    """(N,) duration of each op: a rank's share of the cost, over its chunks."""
+def op_durations(order: Order, costs: Costs, weights=None) -> np.ndarray:
+    """(N,) duration of each op: a rank's share of the cost, over its chunks, times
+    its stage's weight w_s where stage weights are given (SPEC.md "Per-stage costs")."""
     per_kind = np.zeros(len(KIND_NAMES))
     per_kind[[F, B, I, W, FB]] = np.array([costs.tf, costs.tb + costs.tw, costs.tb, costs.tw, costs.fb])
     per_kind /= order.chunks_per_rank
-    return per_kind[order.kind]
+    dur = per_kind[order.kind]
+    if weights is None:
+        return dur
+    w = np.asarray(weights, dtype=np.float64)
+    if w.shape != (order.S,):
+        raise ConfigError("weights.length", n=int(w.size), S=order.S, name="this order")
+    stage = order.stage
+    scale = np.where(stage >= 0, w[np.maximum(stage, 0)], 1.0)  # encoder ops belong to no stage
+    pair = order.kind == FB
+    if pair.any():
+        # An overlapped F&B runs the forward of `stage` and the full backward of
+        # `stage2` as one op of t_fb. Its parts may sit on stages of different weight,
+        # so t_fb is scaled by their weighted mix: each part weighs what it costs
+        # alone (t_f, and t_b + t_w). Equal weights leave t_fb as it is.
+        f_part, b_part = costs.tf, costs.tb + costs.tw
+        scale[pair] = (f_part * w[stage[pair]] + b_part * w[order.stage2[pair]]) / (f_part + b_part)
+    return dur * scale
 
 
 def describe_op(order: Order, i: int) -> str:
@@ -335,22 +353,26 @@ def _asap(rank_ptr, dur, dep_ptr, dep_idx, dep_lag, start, end):  # pragma: no c
     return nxt
 
 
-def simulate(order: Order, costs: Costs, dur: np.ndarray | None = None, check: bool = True) -> Timeline:
-    """Time `order` with `costs` (or with the given per-op durations). check=False
-    skips `validate` for an order its builder vouches for that validate would refuse:
-    pipeviz.encoder times the pipeline with only some encoder ops while placing the rest."""
+def simulate(order: Order, costs: Costs, dur: np.ndarray | None = None, check: bool = True,
+             weights=None) -> Timeline:
+    """Time `order` with `costs` and stage `weights` (None: all 1), or with the given
+    per-op durations. check=False skips `validate` for an order its builder vouches
+    for that validate would refuse: pipeviz.encoder times the pipeline with only some
+    encoder ops while placing the rest. The timeline keeps the weights (the encoder
+    times its ops beside the pipeline's with them)."""
     if check:
         validate(order)
     deps = dependencies(order, costs.comm)
     if dur is None:
-        dur = op_durations(order, costs)
+        dur = op_durations(order, costs, weights)
     start = np.zeros(order.n_ops)
     end = np.zeros(order.n_ops)
     nxt = _asap(order.rank_ptr, np.ascontiguousarray(dur, dtype=np.float64), deps.ptr, deps.idx, deps.lag, start, end)
     stuck = np.flatnonzero(nxt < order.rank_ptr[1:])
     if stuck.size:
         raise _deadlock(order, deps, nxt, stuck, start, end)
-    return Timeline(order=order, costs=costs, start=start, end=end, deps=deps)
+    return Timeline(order=order, costs=costs, start=start, end=end, deps=deps,
+                    weights=None if weights is None else tuple(float(w) for w in weights))
 
 
 def _deadlock(order: Order, deps: Deps, nxt: np.ndarray, stuck: np.ndarray, start: np.ndarray,

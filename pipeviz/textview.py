@@ -116,7 +116,31 @@ def metrics_text(res: Result) -> list[str]:
     return lines
 
 
-def show(res: Result, width: int = 120) -> str:
+def memory_text(res: Result, memory) -> list[str]:
+    """Bubble parts (unequal stages or comm) and, with a model, peak GiB per rank."""
+    lines = []
+    parts = res.bubble_parts
+    if parts is not None:
+        lines.append(f"bubble parts        ideal {percent(parts.ideal)} + imbalance {percent(parts.imbalance)} "
+                     f"+ comm {percent(parts.comm)}")
+    if res.config.stage_weights is not None:
+        lines.append("stage weights       " + ", ".join(f"{w:.4g}" for w in res.config.stage_weights))
+    if memory is not None:
+        gib = 2.0**30
+        m = memory.model
+        lines.append(f"model               {m.name}: L={m.L} h={m.h} a={m.a} s={m.s} b={m.b} vocab={m.vocab} t={m.t} "
+                     f"act={m.act} {m.bytes_per_param} B/param; {m.act_bytes / 2**20:g} MiB per layer per micro-batch")
+        lines.append("peak memory (GiB)   " + "  ".join(f"r{r}: {p / gib:.2f}" for r, p in enumerate(memory.peak))
+                     + f"  (HBM {memory.hbm_gib:g})")
+        lines.append("  parameters        " + "  ".join(f"r{r}: {p / gib:.2f}" for r, p in enumerate(memory.params)))
+        r = memory.tightest
+        over = memory.over[r] / gib
+        verdict = f"over by {over:.2f} GiB" if over > 0 else "fits"
+        lines.append(f"  tightest rank     {r}: {memory.peak[r] / gib:.2f} GiB, {verdict}")
+    return lines
+
+
+def show(res: Result, width: int = 120, memory=None) -> str:
     legend = (f"time → one column is {column_width(res, width):g} time units; '/' is idle, "
               "X an overlapped F&B, e encoder work")
-    return "\n".join([*metrics_text(res), "", legend, *timeline_text(res, width)])
+    return "\n".join([*metrics_text(res), *memory_text(res, memory), "", legend, *timeline_text(res, width)])

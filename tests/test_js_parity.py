@@ -704,7 +704,7 @@ def own_expected(case: dict, costs: Costs, full: bool = False) -> dict:
         "views": [columns.figure_view(res, unit, lang, px) for unit, lang, px in VIEWS],
     }
     values = readouts.readout_values(res)
-    rows = readouts.table_values(res.config, run, res)
+    rows = readouts.table_values(res.config, run, own=res)
     data["readout"] = {"values": values, "html": {lang: readouts.readout_html(values, lang) for lang in LANGS}}
     data["table"] = {"values": rows, "html": {lang: readouts.table_html(rows, lang) for lang in LANGS}}
     return data if full else twin.summary(data)
@@ -717,7 +717,7 @@ JS_OWN = """([cases, costs]) => {
   return JSON.stringify(cases.map((k) => {
     let res;
     try { res = E.custom.runText(k.text, k.placement, c); } catch (e) { return {error: W.error(e)}; }
-    const s = res.stuck, values = R.readoutValues(res), rows = R.tableValues(res.config, E.run, res);
+    const s = res.stuck, values = R.readoutValues(res), rows = R.tableValues(res.config, E.run, null, null, res);
     return W.summary({
       order: {P: res.order.P, m: res.order.m, kind: res.order.kind, mb: res.order.mb, stage: res.order.stage,
               rankPtr: res.order.rankPtr, text: res.order.toText()},

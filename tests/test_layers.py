@@ -8,6 +8,7 @@ def test_engine_and_cli_import_no_bokeh_or_panel():
     code = (
         "import sys, pipeviz, pipeviz.cli, pipeviz.export, pipeviz.textview;"
         "import pipeviz.view.fields, pipeviz.view.state, pipeviz.view.columns, pipeviz.view.readouts;"
+        "import pipeviz.memory, pipeviz.stages, pipeviz.decompose, pipeviz.view.memory_view;"
         "from pipeviz import Config, run; run(Config());"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('bokeh', 'panel')))"
     )

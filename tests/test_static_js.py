@@ -311,3 +311,20 @@ def test_the_syntax_check_catches_newer_javascript():
     for code in ("a?.b", "a ?? b", "var n = 10n;", "export default 1;", "a ||= b", "class A { #x = 1; }"):
         assert es2019_problems("x.js", code) != [], code
     assert es2019_problems("x.js", "var s = 'a?.b ?? 10n'; var t = a ? .5 : b;") == []
+
+
+def test_the_page_drops_only_comments_that_stand_alone():
+    """page.lean drops each script's leading /* */ block, every line that is only a
+    // comment, and indentation. That is safe while no script has a template literal
+    (a // line inside one would be text; so would its indentation): every backtick is
+    in a comment; nor a string continued on the next line."""
+    from pipeviz.page import lean
+
+    for path in JS_FILES:
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if "`" in line:
+                in_comment = line.lstrip().startswith(("*", "/*")) or 0 <= line.find("//") < line.find("`")
+                assert in_comment, f"{path.name}:{n}: a backtick in code"
+            assert not line.endswith("\\"), f"{path.name}:{n}: a line continued"
+    code = "/* head\n * more */\nvar a = 1; // kept\n  // dropped\n    var b = '//x';\n"
+    assert lean(code) == "var a = 1; // kept\nvar b = '//x';\n"

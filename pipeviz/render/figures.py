@@ -19,8 +19,10 @@ from bokeh.models import (
     CustomJSHover,
     FixedTicker,
     HoverTool,
+    Label,
     LinearColorMapper,
     Range1d,
+    Span,
 )
 from bokeh.plotting import figure
 
@@ -29,6 +31,9 @@ from ..view.palette import (
     BUBBLE_HATCH,
     KIND_COLORS,
     MAX_CHUNKS,
+    OVER_COLOR,
+    OVER_TEXT,
+    PARAMS_COLOR,
     RANK_PALETTE,
     W_ONLY_COLOR,
     chunk_palette,
@@ -52,6 +57,8 @@ SOURCES = {
     "bars": ["rank", "zero", "b", "peak", "w_only", "theory", "before"],
     "steps": ["xs", "ys", "rank", "width", "alpha"],
     "steps_before": ["xs", "ys", "rank"],  # in flight before balancing (BPipe), dashed
+    "memory_bars": ["rank", "zero", "params", "act_b", "total"],
+    "memory_over": ["rank", "left", "right", "text"],
 }
 
 
@@ -101,7 +108,8 @@ class Figures:
         self.timeline = self._timeline(width)
         self.inflight = self._bars()
         self.over_time = self._over_time(width)
-        for fig in (self.timeline, self.inflight, self.over_time):
+        self.memory = self._memory(width)
+        for fig in (self.timeline, self.inflight, self.over_time, self.memory):
             for axis in (*fig.xaxis, *fig.yaxis):
                 axis.axis_label_text_font = axis.major_label_text_font = FONT
             fig.title.text_font = FONT
@@ -205,13 +213,48 @@ class Figures:
                        line_alpha=0.55, line_color={"field": "rank", "transform": self.rank_colors})
         fig.multi_line(xs="xs", ys="ys", source=self.sources["steps"], line_width="width", line_alpha="alpha",
                        line_color={"field": "rank", "transform": self.rank_colors})
+        fig.add_layout(Span(location=0, dimension="width", line_dash="dashed", line_color="black", line_width=1.5,
+                            name="over_time_hbm", visible=False))
         fig.xgrid.grid_line_color = None
+        return fig
+
+    def _memory(self, width: int):
+        """Peak GiB per rank: parameters, activations awaiting B, awaiting W only; the
+        HBM line; the part over it hatched, outlined and labelled."""
+        fig = figure(
+            height=200, width=width, y_range=self.y_range, x_range=Range1d(0, 1, name="memory_x_range"), tools="",
+            toolbar_location=None, name="memory", min_border_left=BORDER_LEFT, sizing_mode="stretch_width",
+            visible=False,
+        )
+        fig.title.name = "memory_title"
+        fig.xaxis[0].name = "memory_xaxis"
+        source = self.sources["memory_bars"]
+        parts = [
+            fig.hbar(y="rank", left=left, right=right, height=0.6, source=source, fill_color=color, line_color=None)
+            for left, right, color in (("zero", "params", PARAMS_COLOR), ("params", "act_b", KIND_COLORS[0]),
+                                       ("act_b", "total", W_ONLY_COLOR))
+        ]
+        over = self.sources["memory_over"]
+        fig.hbar(y="rank", left="left", right="right", height=0.74, source=over, fill_alpha=0, hatch_pattern="x",
+                 hatch_color="black", hatch_alpha=0.8, hatch_scale=8, line_color=OVER_COLOR, line_width=2.5)
+        fig.text(x="right", y="rank", text="text", source=over, x_offset=5, text_baseline="middle",
+                 text_font_size="11px", text_color=OVER_TEXT, text_font=value(FONT))  # a bare string names a column
+        fig.add_layout(Span(location=80, dimension="height", line_dash="dashed", line_color="black", line_width=1.5,
+                            name="hbm_line"))
+        # Beside the line, just above the axis (screen units: whatever P is).
+        fig.add_layout(Label(x=80, y=2, y_units="screen", text="", x_offset=4, text_font_size="11px", text_font=FONT,
+                             text_baseline="bottom", background_fill_color="white", background_fill_alpha=0.8,
+                             name="hbm_label"))
+        fig.add_tools(HoverTool(name="memory_hover", renderers=parts))
+        fig.yaxis.ticker = FixedTicker(ticks=[], name="memory_rank_ticker")
+        fig.yaxis[0].name = "memory_rank_axis"
+        fig.ygrid.grid_line_color = None
         return fig
 
     def _named(self) -> dict:
         """Every model with a name, by name: what a figure view's props address."""
         found = {}
-        for fig in (self.timeline, self.inflight, self.over_time):
+        for fig in (self.timeline, self.inflight, self.over_time, self.memory):
             for model in fig.references():
                 if model.name:
                     found.setdefault(model.name, model)

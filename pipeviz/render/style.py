@@ -27,6 +27,17 @@ READOUT_CSS = """
 .pv-projector .pv-readout, .pv-projector.pv-readout { font-size: 22px; }
 .pv-projector .pv-bubble { font-size: 28px; }
 .pv-projector .pv-key, .pv-projector .pv-table { font-size: 19px; }
+.pv-parts { font-size: 13px; }
+.pv-memory-readout { font-size: 14px; line-height: 1.5; padding: 0 5px; }
+.pv-over { display: inline-block; margin-top: 2px; padding: 1px 8px; border: 2px solid #D55E00; border-radius: 4px;
+  color: #8f3a00; font-weight: 600;
+  background: repeating-linear-gradient(45deg, #fff, #fff 6px, #fbe3d4 6px, #fbe3d4 8px); }
+.pv-hatch { border: 2px solid #D55E00; box-sizing: border-box;
+  background: repeating-linear-gradient(45deg, #fff, #fff 2px, #000 2px, #000 3px); }
+.pv-dash { display: inline-block; width: 14px; height: 0; border-top: 2px dashed #000; margin: 0 4px 3px 0; }
+.pv-table tr.pv-nofit { color: #6b6b6b; background: repeating-linear-gradient(45deg, #fff, #fff 6px, #f1f1f1 6px, #f1f1f1 8px); }
+.pv-table tr.pv-nofit td { font-style: italic; }
+.pv-table tr.pv-best td:last-child { font-weight: 700; }
 """
 
 # The timeline's key, the in-flight lines' key and the ops table (view/glance.py), both explorers.

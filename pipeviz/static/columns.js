@@ -18,6 +18,7 @@
   var MAX_CHUNKS = PALETTE.maxChunks, DISPLAY_KIND = PALETTE.displayKind;
   var LOD = C.lod; // view/lod.py's MIN_PX, OUTLINE_PX and CULL
   var POW10 = [1, 10, 100, 1000, 10000, 100000, 1000000];
+  var X = root.PipevizExplorer = root.PipevizExplorer || {};
 
   // Index within its rank of each stage's chunk, 0 .. chunks per rank - 1.
   function chunkOfStage(res, stage) {
@@ -303,24 +304,24 @@
   // The figures' fixed words in `lang` (columns.texts, sent as data).
   function texts(lang) { return JSON.parse(JSON.stringify(DATA.figureTexts[lang])); }
 
-  function figureView(res, unit, lang, plotPx) {
+  // mem: the run's memory (memory.js) with a model, else null; overTime: the
+  // over-time view's unit (count, or GiB with a model).
+  function figureView(res, unit, lang, plotPx, mem, overTime) {
     var boxes = ops(res, plotPx === undefined ? C.plotPx : plotPx);
-    return {
-      sources: {
-        ops: boxes,
-        fb_halves: fbHalves(res, boxes),
-        stuck_ops: stuckColumns(res, lang),
-        labels: labels(res, plotPx === undefined ? C.plotPx : plotPx),
-        bubbles: bubbles(res),
-        bars: inflightBars(res, unit),
-        steps: inflightSteps(res),
-        steps_before: inflightSteps(res, true),
-      },
-      props: props(res, unit, lang),
+    var sources = {
+      ops: boxes,
+      fb_halves: fbHalves(res, boxes),
+      stuck_ops: stuckColumns(res, lang),
+      labels: labels(res, plotPx === undefined ? C.plotPx : plotPx),
+      bubbles: bubbles(res),
+      bars: inflightBars(res, unit),
+      steps: inflightSteps(res),
+      steps_before: inflightSteps(res, true),
     };
+    var more = X.memoryView.figureParts(res, mem === undefined ? null : mem, overTime, lang, timelineHeight(res.config.P));
+    return { sources: Object.assign(sources, more.sources), props: Object.assign(props(res, unit, lang), more.props) };
   }
 
-  var X = root.PipevizExplorer = root.PipevizExplorer || {};
   X.columns = {
     chunkOfStage: chunkOfStage, chunkOf: chunkOf, fbHalves: fbHalves, stuckColumns: stuckColumns, fullWindow: fullWindow,
     level: level, ops: ops, labels: labels, bubbles: bubbles, inflightBars: inflightBars,

@@ -101,9 +101,10 @@
     return { order: new E.Order(o), where: where };
   }
 
-  // Per-op durations: the pipeline's as usual, encoder ops e_f and e_b whole.
-  function durations(order, c, enc) {
-    var dur = E.opDurations(order, c);
+  // Per-op durations: the pipeline's as usual (times their stage's weight, where the
+  // stages are weighted), encoder ops e_f and e_b whole.
+  function durations(order, c, enc, weights) {
+    var dur = E.opDurations(order, c, weights === undefined ? null : weights);
     for (var i = 0; i < dur.length; i++) {
       if (order.kind[i] === EF) dur[i] = enc.ef;
       else if (order.kind[i] === EB) dur[i] = enc.eb;
@@ -208,7 +209,7 @@
 
   // encoder.bubbles: place the other ops in the pipeline the prologue and epilogue
   // frame, again after each new leftover round, until none is left over.
-  function bubbles(order, c, enc) {
+  function bubbles(order, c, enc, weights) {
     var P = order.P, m = order.m, jobs = [], leftF = [], leftB = [], frame, pl = null, i;
     for (i = P; i < m; i++) jobs.push([EF, i]);
     if (!enc.frozen) for (i = 0; i < m - P; i++) jobs.push([EB, i]);
@@ -216,7 +217,7 @@
       frame = slots(m, P, enc, leftF, leftB);
       if (!jobs.length) return { ins: frame[0], plan: null, rounds: frame[1] };
       var framed = insert(order, frame[0]), fo = framed.order;
-      var tl = E.simulate(fo, c, durations(fo, c, enc), false); // only some encoder ops are in yet
+      var tl = E.simulate(fo, c, durations(fo, c, enc, weights), false); // only some encoder ops are in yet
       var start = new Float64Array(order.nOps), end = new Float64Array(order.nOps), t0 = -Infinity, t1 = -Infinity;
       for (i = 0; i < order.nOps; i++) {
         start[i] = tl.start[framed.where[i]];
@@ -252,7 +253,7 @@
       ins = separate(order, enc);
       rounds = [per, enc.frozen ? 0 : per];
     } else {
-      var b = bubbles(order, c, enc);
+      var b = bubbles(order, c, enc, pipeline.weights || null);
       ins = b.ins;
       rounds = b.rounds;
       if (b.plan !== null) {
@@ -261,7 +262,8 @@
       }
     }
     var full = insert(order, ins).order;
-    var tl = E.simulate(full, c, durations(full, c, enc));
+    var w = pipeline.weights || null;
+    var tl = E.simulate(full, c, durations(full, c, enc, w), true, w);
     var dur = new Float64Array(order.nOps);
     for (var i = 0; i < dur.length; i++) dur[i] = pipeline.end[i] - pipeline.start[i];
     var idle = Math.max(clean(P * pipeline.makespan - E.sum(dur), P * pipeline.makespan), 0.0);
@@ -277,6 +279,6 @@
 
   Object.assign(E, {
     Encoder: Encoder, ENCODER_PLACES: PLACES, encoderCaveat: encoderCaveat, firstOps: firstOps, insertEncoder: insert,
-    encoderGaps: gaps, planEncoder: plan, withEncoder: withEncoder,
+    encoderGaps: gaps, planEncoder: plan, withEncoder: withEncoder, encoderDurations: durations,
   });
 })(typeof window !== 'undefined' ? window : globalThis);

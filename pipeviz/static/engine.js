@@ -110,11 +110,13 @@
     return value;
   }
 
-  // Config(schedule, P, m, V, costs, G, encoder, balance): the Costs come checked
-  // (Python builds them first), and so does the encoder (E.Encoder, encoder.js).
-  function config(schedule, P, m, V, c, G, encoder, balance) {
+  // Config(schedule, P, m, V, costs, G, encoder, balance, stageWeights): the Costs
+  // come checked (Python builds them first), and so does the encoder (E.Encoder,
+  // encoder.js). stageWeights: one weight per stage, or null (every stage 1).
+  function config(schedule, P, m, V, c, G, encoder, balance, stageWeights) {
     var cfg = { schedule: schedule, P: P, m: m, V: V, costs: c, G: G === undefined ? null : G,
-      encoder: encoder === undefined ? null : encoder, balance: balance === undefined ? null : balance };
+      encoder: encoder === undefined ? null : encoder, balance: balance === undefined ? null : balance,
+      stageWeights: null };
     ['P', 'm', 'V'].forEach(function (name) { whole(name, cfg[name], 1); });
     if (cfg.G !== null) whole('G', cfg.G, 1);
     var self = root.PipevizEngine; // encoder.js and balance.js add to it
@@ -122,7 +124,76 @@
       throw configError('config.encoder', { value: FMT.str(cfg.encoder) });
     }
     self.checkMode(cfg.balance);
+    if (stageWeights !== undefined && stageWeights !== null) cfg.stageWeights = checkWeights(stageWeights);
     return cfg;
+  }
+
+  // ---------------------------------------------------------------------------
+  // Stage weights (stages.py): an op on stage s costs its usual cost times w_s.
+
+  var WEIGHTS = DATA.engine.weights; // min, max, maxShown
+
+  // The weights as an array of numbers if each is a number in [min, max].
+  function checkWeights(weights) {
+    if (!Array.isArray(weights) && !ArrayBuffer.isView(weights)) {
+      throw configError('weights.type', { value: Array.from(FMT.str(weights)).slice(0, 40).join('') });
+    }
+    if (weights.length === 0) throw configError('weights.empty', {});
+    var out = [];
+    for (var s = 0; s < weights.length; s++) {
+      var w = weights[s], number = isNumber(w) && isFinite(w);
+      if (!(number && WEIGHTS.min <= w && w <= WEIGHTS.max)) {
+        throw configError('weights.range', {
+          stage: s, value: number ? T.float(Number(w)) : FMT.str(w), low: T.float(WEIGHTS.min), high: T.float(WEIGHTS.max),
+        });
+      }
+      out.push(Number(w));
+    }
+    return out;
+  }
+
+  // Weights typed as text: numbers separated by commas, semicolons or spaces; empty:
+  // null. Nothing is evaluated.
+  var WEIGHT_NUMBER = /^[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$/; // ASCII digits only
+  function parseWeights(text) {
+    var body = text.replace(PY_STRIP, ''); // Python's whitespace (PY_SPACE, below), as str.strip
+    if (!body) return null;
+    var tokens = body.split(new RegExp('[' + PY_SPACE + ',;]+')).filter(function (t) { return t; });
+    tokens.forEach(function (t) {
+      if (!WEIGHT_NUMBER.test(t)) throw configError('weights.parse', { token: Array.from(t).slice(0, 20).join('') });
+    });
+    return checkWeights(tokens.map(Number));
+  }
+
+  function checkLength(weights, S, name) {
+    if (weights !== null && weights.length !== S) throw configError('weights.length', { n: weights.length, S: S, name: name });
+  }
+
+  // Some stage costs more than another.
+  function uneven(weights) {
+    return weights !== null && Math.min.apply(null, weights) !== Math.max.apply(null, weights);
+  }
+
+  // '1.3, 1, 1, 1.2' (:g each; at most maxShown, then '…').
+  function weightsText(weights) {
+    var shown = weights.slice(0, WEIGHTS.maxShown).map(FMT.g).join(', ');
+    return shown + (weights.length > WEIGHTS.maxShown ? ', \u2026' : '');
+  }
+
+  function weightsCaveat(weights) {
+    if (!uneven(weights)) return null;
+    return T.msg('cf.weights', {
+      weights: weightsText(weights), low: T.float(Math.min.apply(null, weights)), high: T.float(Math.max.apply(null, weights)),
+    });
+  }
+
+  // The closed form, marked as not exact (and why) when the stages are unequal; the
+  // peak in-flight counts stay (they depend on each rank's order only).
+  function withCaveat(theory, weights) {
+    var caveat = weightsCaveat(weights);
+    if (caveat === null) return theory;
+    if (theory.caveat !== null) caveat = T.msg('cf.and', { first: caveat, second: theory.caveat });
+    return Object.assign({}, theory, { caveat: caveat, bubbleExact: false, steadyExact: false });
   }
 
   // ---------------------------------------------------------------------------
@@ -412,14 +483,25 @@
   // ---------------------------------------------------------------------------
   // The simulator (simulate.py).
 
-  // The duration of each op: a rank's share of the cost, over its chunks.
-  function opDurations(order, c) {
+  // The duration of each op: a rank's share of the cost, over its chunks, times its
+  // stage's weight where stage weights are given. An F&B's parts may sit on stages
+  // of different weight: its t_fb is scaled by their mix, each part weighing what it
+  // costs alone (t_f, and t_b + t_w).
+  function opDurations(order, c, weights) {
     var perKind = new Float64Array(KIND_NAMES.length);
     perKind[F] = c.tf; perKind[B] = c.tb + c.tw; perKind[I] = c.tb; perKind[W] = c.tw; perKind[FB] = c.fb;
     var cpr = order.chunksPerRank;
     for (var k = 0; k < perKind.length; k++) perKind[k] /= cpr;
-    var dur = new Float64Array(order.nOps);
-    for (var i = 0; i < dur.length; i++) dur[i] = perKind[order.kind[i]];
+    var dur = new Float64Array(order.nOps), i;
+    for (i = 0; i < dur.length; i++) dur[i] = perKind[order.kind[i]];
+    if (weights === undefined || weights === null) return dur;
+    if (weights.length !== order.S) throw configError('weights.length', { n: weights.length, S: order.S, name: 'this order' });
+    var fPart = c.tf, bPart = c.tb + c.tw;
+    for (i = 0; i < dur.length; i++) {
+      var s = order.stage[i], scale = s >= 0 ? weights[s] : 1.0; // encoder ops belong to no stage
+      if (order.kind[i] === FB) scale = (fPart * weights[s] + bPart * weights[order.stage2[i]]) / (fPart + bPart);
+      dur[i] = dur[i] * scale;
+    }
     return dur;
   }
 
@@ -624,20 +706,24 @@
     return nxt;
   }
 
-  // Time `order` with costs `c` (or with the given per-op durations): a timeline
-  // {order, costs, start, end, deps, makespan}. check === false skips `validate` for
-  // an order its builder vouches for (encoder.js times a pipeline with only some
-  // encoder ops while placing the rest).
-  function simulate(order, c, dur, check) {
+  // Time `order` with costs `c` and stage `weights` (null: all 1), or with the given
+  // per-op durations: a timeline {order, costs, start, end, deps, makespan, weights}.
+  // check === false skips `validate` for an order its builder vouches for
+  // (encoder.js times a pipeline with only some encoder ops while placing the rest).
+  function simulate(order, c, dur, check, weights) {
     if (check !== false) validate(order);
+    weights = weights === undefined ? null : weights;
     var deps = dependencies(order, c.comm);
-    if (dur === undefined || dur === null) dur = opDurations(order, c);
+    if (dur === undefined || dur === null) dur = opDurations(order, c, weights);
     var N = order.nOps, start = new Float64Array(N), end = new Float64Array(N);
     var nxt = asap(order.rankPtr, Float64Array.from(dur), deps.ptr, deps.idx, deps.lag, start, end);
     var stuck = [];
     for (var r = 0; r < order.P; r++) if (nxt[r] < order.rankPtr[r + 1]) stuck.push(r);
     if (stuck.length) throw deadlock(order, deps, nxt, stuck, start, end);
-    return { order: order, costs: c, start: start, end: end, deps: deps, makespan: makespan(start, end) };
+    return {
+      order: order, costs: c, start: start, end: end, deps: deps, makespan: makespan(start, end),
+      weights: weights === null ? null : Array.from(weights, Number),
+    };
   }
 
   function makespan(start, end) {
@@ -991,6 +1077,7 @@
       throw configError(spec.fixedV === 1 ? 'schedule.fixed_v1' : 'schedule.fixed_v', { name: spec.name, fixed: spec.fixedV, V: cfg.V });
     }
     if (cfg.G !== null && !spec.takesG) throw configError('schedule.no_G', { name: spec.name });
+    checkLength(cfg.stageWeights || null, spec.chunksPerRank(cfg.V) * cfg.P, spec.name);
     // Size first: the schedule's own checks may search for a valid m, which must stay cheap.
     var nOps = spec.nOps(cfg), max = BigInt(LIMITS.maxOps);
     if (nOps > max) {
@@ -1021,8 +1108,9 @@
   // flags bubbleAgrees, steadyAgrees, peakAgrees.
   function run(cfg) {
     var spec = check(cfg);
+    var weights = cfg.stageWeights || null;
     var order = spec.generate(cfg);
-    var timeline = simulate(order, cfg.costs);
+    var timeline = simulate(order, cfg.costs, null, true, weights);
     var theory = spec.closedForm(cfg);
     var self = root.PipevizEngine, enc = null;
     if (cfg.encoder !== null) { // the encoder's ops join the ranks' orders; one simulator times them
@@ -1031,14 +1119,52 @@
       timeline = enc.timeline;
       theory = Object.assign({}, theory, { bubbleExact: false, steadyExact: false, caveat: self.encoderCaveat() });
     }
+    theory = withCaveat(theory, weights); // unequal stages: why the closed form no longer holds
     var metrics = measure(timeline);
     var balance = cfg.balance !== null ? self.bpipe(timeline, metrics) : null;
-    return {
+    var res = {
       config: cfg, schedule: spec, order: order, timeline: timeline, metrics: metrics, theory: theory,
       encoder: enc, balance: balance,
       bubbleAgrees: close(metrics.bubbleFraction, theory.bubble.toNumber()),
       steadyAgrees: close(metrics.steadyBubbleFraction, theory.steadyBubble.toNumber()),
       peakAgrees: sameInts(metrics.peakChunks, theory.peakChunks),
+    };
+    var parts; // computed once, on first use (Result.bubble_parts)
+    Object.defineProperty(res, 'bubbleParts', {
+      get: function () { if (parts === undefined) parts = bubbleParts(res); return parts; },
+    });
+    return res;
+  }
+
+  // ---------------------------------------------------------------------------
+  // Where the bubble comes from (decompose.py): the same order timed with equal
+  // stages (the mean weight) and no comm, with the real weights and no comm, and as
+  // it ran. Null when the stages are equal and comm is 0.
+
+  // res's order timed with other costs and weights; its encoder ops (if any) keep
+  // their e_f and e_b.
+  function timed(res, c, weights) {
+    var enc = res.encoder || null;
+    if (enc === null) return simulate(res.order, c, null, true, weights);
+    return simulate(res.order, c, root.PipevizEngine.encoderDurations(res.order, c, enc.settings, weights), true, weights);
+  }
+
+  function bubbleParts(res) {
+    var cfg = res.config, order = res.order, weights = cfg.stageWeights || null, c = cfg.costs;
+    if (!uneven(weights) && !(c.comm > 0)) return null;
+    var noComm = costs(c.tf, c.tb, c.tw, 0.0, c.tfb);
+    var mean = null;
+    if (weights !== null) {
+      var avg = sum(Float64Array.from(weights)) / weights.length;
+      mean = weights.map(function () { return avg; });
+    }
+    var ideal = measure(timed(res, noComm, mean));
+    var flat = c.comm > 0 ? measure(timed(res, noComm, weights)) : res.metrics;
+    var total = res.metrics.bubbleFraction;
+    return {
+      ideal: ideal.bubbleFraction, imbalance: clean(flat.bubbleFraction - ideal.bubbleFraction),
+      comm: clean(total - flat.bubbleFraction), total: total, makespanIdeal: ideal.makespan,
+      makespanNoComm: flat.makespan,
     };
   }
 
@@ -1061,6 +1187,10 @@
     // configuration, registry, run
     costs: costs, checkCost: checkCost, config: config, SCHEDULES: SCHEDULES, NAMES: NAMES, modules: modules, register: register,
     get: get, check: check, run: run,
+    // stage weights and the bubble's parts
+    checkWeights: checkWeights, parseWeights: parseWeights, checkLength: checkLength, uneven: uneven,
+    weightsText: weightsText, weightsCaveat: weightsCaveat, withCaveat: withCaveat, bubbleParts: bubbleParts,
+    sum: sum, clean: clean,
     // errors
     PipevizError: PipevizError, configError: configError, orderError: orderError, errorText: errorText,
   };

@@ -30,7 +30,9 @@
   var DATA = root.PIPEVIZ_DATA;
   var FIELDS = X.fields.FIELDS;
   var ENGINE_FIELDS = DATA.rules.engineFields;
-  var SOURCES = ['ops', 'fb_halves', 'stuck_ops', 'labels', 'bubbles', 'bars', 'steps', 'steps_before'];
+  var SOURCES = ['ops', 'fb_halves', 'stuck_ops', 'labels', 'bubbles', 'bars', 'steps', 'steps_before', 'memory_bars',
+    'memory_over'];
+  var MV = X.memoryView;
   var CACHE_SIZE = 16; // engine results kept, as app.run_cached keeps 64 (they are larger here)
 
   function byId(id) { return root.document.getElementById(id); }
@@ -63,7 +65,7 @@
   function configKey(cfg) {
     var c = cfg.costs, e = cfg.encoder;
     return JSON.stringify([cfg.schedule, cfg.P, cfg.m, cfg.V, cfg.G, c.tf, c.tb, c.tw, c.comm, c.tfb,
-      e && [e.ef, e.eb, e.place, e.frozen], cfg.balance]);
+      e && [e.ef, e.eb, e.place, e.frozen], cfg.balance, cfg.stageWeights]);
   }
 
   function Explorer(doc) {
@@ -94,8 +96,12 @@
     this.ready = false;
     this.laterPending = false;
     this.cache = new Map();
-    this.tableRows = [null, []];
+    this.tableRows = [null, [], null]; // [key, rows, the order of one's own they include]
     this.placesRows = [null, []]; // the encoder's placements compared (view/closing.py)
+    this.memory = null; // the shown result's bytes (memory.js), why there are none (a message), or null
+    this.memoryFor = null; // what this.memory was computed for (and from which result: this.memoryRes)
+    this.memoryRes = null;
+    this.resultState = this.state(); // the last valid state: the one the figures show
     this.drawn = {}; // source name -> what its columns were computed from
     this.window = null; // the timeline's zoom [x0, x1], null at the full view
     this.written = {}; // element id -> the HTML last written there
@@ -105,8 +111,8 @@
   // The value a widget shows, as the field holds it.
   Explorer.prototype.read = function (name) {
     var f = FIELDS.get(name), w = this.widgets.get(name);
-    if (f.kind === 'choice') return f.choices[w.active];
-    // A one-box CheckboxGroup (frozen, balance) or a Toggle (custom).
+    if (f.kind === 'choice') return w.options !== undefined ? w.value : f.choices[w.active]; // a menu, or buttons
+    // A one-box CheckboxGroup (frozen, balance, untied) or a Toggle (custom).
     if (f.kind === 'bool') return Array.isArray(w.active) ? w.active.indexOf(0) >= 0 : w.active;
     return w.value;
   };
@@ -118,7 +124,8 @@
     names.forEach(function (name) {
       var f = FIELDS.get(name), w = self.widgets.get(name), v = self.values[name];
       if (!w) return;
-      if (f.kind === 'choice') w.active = f.choices.indexOf(v);
+      if (f.kind === 'choice' && w.options !== undefined) w.value = v;
+      else if (f.kind === 'choice') w.active = f.choices.indexOf(v);
       else if (f.kind === 'bool') w.active = Array.isArray(w.active) ? (v ? [0] : []) : v;
       else w.value = v;
     });
@@ -213,6 +220,16 @@
         res = null;
       }
     }
+    if (res !== null && this.problem === null) { // a valid state: its bytes
+      this.resultState = this.state();
+      var key = configKey(res.config) + MV.memoryKey(this.resultState);
+      // (an order of one's own has the config of any other with its P, m and V)
+      if (key !== this.memoryFor || res !== this.memoryRes) { // a unit or language change keeps the bytes
+        this.memoryFor = key;
+        this.memoryRes = res;
+        this.memory = MV.memoryOf(res, this.resultState);
+      }
+    }
     this.showNotice(lang, res);
     if (res !== null) {
       this.result = res;
@@ -220,6 +237,9 @@
       this.setHtml('pv-readout', X.readouts.readoutHtml(X.readouts.readoutValues(res), lang));
       this.setHtml('pv-closing', X.closing.closingHtml(X.closing.closingValues(res), lang));
       X.glance.drawn(this, res, lang); // the timeline's key, the ops table, the preset menu
+      this.setHtml('pv-memory-readout', MV.memoryHtml(MV.memoryValues(this.memory), lang));
+      this.setHidden('pv-memory-readout', this.memory === null);
+      this.setHidden('pv-memory-key', this.memory === null);
     }
     if (this.shownLang !== lang) this.relabel(lang);
     this.later();
@@ -268,10 +288,13 @@
   // columns come from changed, a property only when its value did.
   Explorer.prototype.draw = function (res, lang) {
     var unit = this.values.unit, px = this.labelPx(), doc = this.doc, self = this;
-    var view = X.columns.figureView(res, unit, lang, px);
+    var mem = MV.isMemory(this.memory) ? this.memory : null, overTime = this.values.over_time_unit;
+    var view = X.columns.figureView(res, unit, lang, px, mem, overTime);
+    var bytes = mem === null ? null : this.memoryFor;
     var from = {
       ops: [res, px, null], fb_halves: [res, px, null], stuck_ops: [res, lang], labels: [res, px, null], bubbles: [res],
-      bars: [res, unit], steps: [res], steps_before: [res],
+      bars: [res, unit], steps: [res, overTime, bytes], steps_before: [res, overTime, bytes],
+      memory_bars: [res, bytes], memory_over: [res, bytes, lang],
     };
     this.window = null; // the view's x_range opens at the full view
     SOURCES.forEach(function (name) {
@@ -330,6 +353,11 @@
     this.shownLang = lang;
   };
 
+  Explorer.prototype.setHidden = function (id, hidden) {
+    var node = byId(id);
+    if (node && node.hidden !== hidden) node.hidden = hidden;
+  };
+
   // Write only what changed: each write makes the browser restyle the page.
   Explorer.prototype.setHtml = function (id, html) {
     var node = byId(id);
@@ -355,9 +383,12 @@
   Explorer.prototype.secondary = function () {
     var res = this.result, lang = this.values.lang, self = this;
     if (res !== null) {
-      if (this.tableRows[0] !== res) { // a unit or language change keeps the numbers
-        var own = res.theory === null ? res : null;
-        this.tableRows = [res, X.readouts.tableValues(res.config, function (cfg) { return self.run(cfg); }, own)];
+      var shown = this.resultState, own = res.theory === null ? res : null;
+      var key = configKey(res.config) + MV.memoryKey(shown) + JSON.stringify([shown.stages, shown.weights]);
+      if (this.tableRows[0] !== key || this.tableRows[2] !== own) { // a unit or language change keeps the numbers
+        this.tableRows = [key, X.readouts.tableValues(
+          res.config, function (cfg) { return self.run(cfg); }, function (name) { return MV.rowConfig(shown, name); },
+          function (r) { return MV.memoryOf(r, shown); }, own), own];
       }
       if (this.placesRows[0] !== res) { // an order of one's own has no placements to compare
         this.placesRows = [res, res.theory === null ? []
@@ -367,6 +398,7 @@
       this.setHtml('pv-bars-key', X.readouts.barsKeyHtml(res.order.hasW, lang, res.balance !== null));
       this.setHtml('pv-places', X.closing.placementsHtml(this.placesRows[1], lang));
       X.sweep.draw(this); // the sweep (static/sweep.js), after the repaint too
+      this.setHtml('pv-memory-key', MV.memoryKeyHtml(lang));
     }
     this.writeUrl();
   };

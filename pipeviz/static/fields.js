@@ -49,9 +49,10 @@
 
   // [value, note]: value null when it is ignored.
   function readValue(f, raw) {
-    if (codePoints(raw).length > MAX_RAW) {
-      return [null, T.msg('url.too_long', { key: f.name, value: shown(raw), n: MAX_RAW })];
+    if (codePoints(raw).length > f.maxLen) {
+      return [null, T.msg('url.too_long', { key: f.name, value: shown(raw), n: f.maxLen })];
     }
+    if (f.kind === 'text') return [raw, null]; // plain text, never evaluated: the field's module parses it
     if (f.kind === 'choice') {
       if (f.choices.indexOf(raw) >= 0) return [raw, null];
       return [null, T.msg('url.choice', { key: f.name, value: raw, valid: f.rangeText })];
@@ -153,12 +154,12 @@
     return T.format.str(x);
   }
 
-  // urllib.parse.quote(s, safe='-.'): UTF-8, unreserved characters kept.
+  // urllib.parse.quote(s, safe='-.,'): UTF-8, unreserved characters and commas kept.
   function quote(s) {
     var bytes = new TextEncoder().encode(s), out = '';
     for (var i = 0; i < bytes.length; i++) {
       var b = bytes[i], c = String.fromCharCode(b);
-      out += /[A-Za-z0-9_.~-]/.test(c) && b < 128 ? c : '%' + (b < 16 ? '0' : '') + b.toString(16).toUpperCase();
+      out += /[A-Za-z0-9_.~,-]/.test(c) && b < 128 ? c : '%' + (b < 16 ? '0' : '') + b.toString(16).toUpperCase();
     }
     return out;
   }

@@ -14,6 +14,7 @@
   var LAYOUTS = DATA.layouts;
   var TABLE_HEAD = DATA.tableHead;
   var PALETTE = DATA.palette;
+  var X = root.PipevizExplorer = root.PipevizExplorer || {};
 
   // Put HTML parts into a layout (the parts are already escaped).
   function compose(layout, parts) {
@@ -91,6 +92,8 @@
       chunks: res.order.chunksPerRank,
       p2p_article: mt.p2pArticle,
       p2p_total: mt.p2pPerMicrobatch,
+      // unequal stages or comm: the bubble's parts (a schedule's; an order of one's own has its own readout)
+      parts: th !== null ? X.memoryView.partsValues(res) : null,
       authors: authorsValues(res),
     };
   }
@@ -131,7 +134,7 @@
     }
     return compose('readout', {
       bubble: T.fill('ro.bubble', lang, { sim: v.sim, closed: v.closed }, true),
-      verdict: verdict,
+      verdict: verdict + X.memoryView.partsHtml(v.parts, lang),
       authors: authorsHtml(v.authors, lang),
       summary: summaryHtml(v, lang),
     });
@@ -163,26 +166,29 @@
 
   // The table's row for an order of one's own (first, and current).
   function ownRow(res) {
-    var row = { name: res.config.schedule, V: res.config.V, current: true };
+    var row = { name: res.config.schedule, V: res.config.V, current: true, mem: null, best: false };
     if (res.deadlock) return Object.assign(row, { error: T.msg('own.deadlock_row', {}) });
     var mt = res.metrics;
     return Object.assign(row, {
       error: null, sim: pct(mt.bubbleFraction), closed: '\u2014', steady: pct(mt.steadyBubbleFraction),
       peak_mb: num(mt.peakMicrobatches[0]), peak_chunks: mt.peakChunks[0], chunks: res.order.chunksPerRank,
-      p2p_article: mt.p2pArticle, p2p_total: mt.p2pPerMicrobatch,
+      p2p_article: mt.p2pArticle, p2p_total: mt.p2pPerMicrobatch, makespan: mt.makespan,
     });
   }
 
   // One row per schedule at cfg's P, m and V; `run` is the engine (or a cache in
-  // front of it); with an order of one's own shown (`own`), its row first.
-  function tableValues(cfg, run, own) {
+  // front of it); rowConfig(name) a row's configuration (default tableConfig); with
+  // memory(res) (a memory, a message or null) each row gets its peak GiB and whether
+  // it fits, and the fastest row that fits is marked; with an order of one's own
+  // shown (`own`), its row first.
+  function tableValues(cfg, run, rowConfig, memory, own) {
     own = own || null;
-    return (own !== null ? [ownRow(own)] : []).concat(E.NAMES.map(function (name) {
-      var rowCfg = tableConfig(cfg, name);
-      var row = { name: name, V: rowCfg.V, current: own === null && name === cfg.schedule };
+    var rows = (own !== null ? [ownRow(own)] : []).concat(E.NAMES.map(function (name) {
+      var row = { name: name, V: tableConfig(cfg, name).V, current: own === null && name === cfg.schedule, mem: null,
+                  best: false };
       var res;
       try {
-        res = run(rowCfg);
+        res = run(rowConfig ? rowConfig(name) : tableConfig(cfg, name));
       } catch (e) {
         if (!(e instanceof E.PipevizError && e.type === 'ConfigError')) throw e;
         row.error = T.msg(e.key, e.args);
@@ -192,29 +198,36 @@
       return Object.assign(row, {
         error: null, sim: pct(mt.bubbleFraction), closed: closedFormText(res), steady: pct(mt.steadyBubbleFraction),
         peak_mb: num(mt.peakMicrobatches[0]), peak_chunks: mt.peakChunks[0], chunks: res.order.chunksPerRank,
-        p2p_article: mt.p2pArticle, p2p_total: mt.p2pPerMicrobatch,
+        p2p_article: mt.p2pArticle, p2p_total: mt.p2pPerMicrobatch, makespan: mt.makespan,
+        mem: memory ? X.memoryView.rowMemory(memory(res)) : null,
       });
     }));
+    X.memoryView.markFastestFit(rows);
+    return rows;
   }
 
   function tableHtml(rows, lang) {
+    var withMemory = rows.some(function (row) { return row.mem !== null && row.mem !== undefined; });
+    var headKeys = withMemory ? TABLE_HEAD.concat([DATA.tableMemoryHead]) : TABLE_HEAD;
     var out = rows.map(function (row) {
       var label = T.template('sched.' + row.name + '.title', lang) + (row.V > 1 ? ' (V=' + row.V + ')' : '');
       var cells = [compose('td', { text: T.escape(label) })];
       if (row.error !== null) {
-        cells.push(compose('td_span', { span: String(TABLE_HEAD.length - 1), text: T.html(row.error, lang) }));
+        cells.push(compose('td_span', { span: String(headKeys.length - 1), text: T.html(row.error, lang) }));
       } else {
         [row.sim, row.closed, row.steady, peakText(row, lang), String(row.p2p_article), String(row.p2p_total)]
           .forEach(function (text) { cells.push(compose('td', { text: T.escape(text) })); });
+        if (withMemory) cells.push(compose('td', { text: X.memoryView.rowMemoryText(row, lang) }));
       }
-      var current = row.current ? ' class="pv-current" aria-current="true"' : '';
-      return compose('row', { current: current, name: row.name, cells: cells.join('') });
+      var classes = X.memoryView.rowClasses(row);
+      var attrs = classes.length ? ' class="' + classes.join(' ') + '"' : '';
+      if (row.current) attrs += ' aria-current="true"';
+      return compose('row', { current: attrs, name: row.name, cells: cells.join('') });
     });
-    var head = TABLE_HEAD.map(function (k) { return compose('th', { text: T.template(k, lang) }); }).join('');
+    var head = headKeys.map(function (k) { return compose('th', { text: T.template(k, lang) }); }).join('');
     return compose('table', { head: head, rows: out.join('') });
   }
 
-  var X = root.PipevizExplorer = root.PipevizExplorer || {};
   X.readouts = {
     compose: compose, pct: pct, num: num, closedFormText: closedFormText, readoutValues: readoutValues,
     authorsValues: authorsValues, authorsVerdict: authorsVerdict, authorsHtml: authorsHtml, ownRow: ownRow,

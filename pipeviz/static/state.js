@@ -10,6 +10,8 @@
  *   2. the encoder: moving e_f, e_b or frozen with no encoder runs it in the bubbles
  *      (PIPEVIZ_DATA.closing: the knobs, the "none" value and the placement).
  *   3. m: where the schedule refuses m, m moves to the nearest value it accepts.
+ *   4. the model: a preset sets its shape; changing the shape makes it custom
+ *      (memory_view.js).
  */
 (function (root) {
   'use strict';
@@ -21,10 +23,12 @@
   var ONE_CHUNK = RULES.vStep[0], INTERLEAVED = RULES.vStep[1];
   var CLOSING = root.PIPEVIZ_DATA.closing;
 
-  // The engine configuration a state shows (state.config).
+  // The engine configuration a state shows (state.config; a ConfigError if it has none).
   function config(state) {
-    return E.config(state.schedule, state.P, state.m, state.V, E.costs(state.tf, state.tb, state.tw, state.comm, state.tfb || null), null,
-                    encoderOf(state), state.balance ? CLOSING.modes[0] : null);
+    var cfg = E.config(state.schedule, state.P, state.m, state.V,
+                       E.costs(state.tf, state.tb, state.tw, state.comm, state.tfb || null), null,
+                       encoderOf(state), state.balance ? CLOSING.modes[0] : null);
+    return X.memoryView.withWeights(cfg, state);
   }
 
   // The encoder a state runs: none, or e_f, e_b, placement and frozen (state.encoder_of).
@@ -108,6 +112,7 @@
       state[CLOSING.field] = CLOSING.on;
       notes.push(T.msg('rule.encoder_on', {}));
     }
+    X.memoryView.normalize(state, changed, notes); // 4. a model preset and its shape
     var error = problem(state);
     if (error !== null) {
       var m = nearestM(state);

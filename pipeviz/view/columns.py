@@ -22,6 +22,7 @@ from . import (
     fields,  # noqa: F401  (registers the strings of the unit's choices, which props() reads)
     glance,
     lod,
+    memory_view,
     own_order,
 )
 from .palette import DISPLAY_KIND, KIND_COLORS, MAX_CHUNKS, chunk_palette, label_palette
@@ -259,21 +260,24 @@ def texts(lang: str) -> dict:
     }
 
 
-def figure_view(res: Result, unit: str = "micro-batches", lang: str = "en", plot_px: float = 816.0) -> dict:
+def figure_view(res: Result, unit: str = "micro-batches", lang: str = "en", plot_px: float = 816.0,
+                mem=None, over_time: str = "count") -> dict:
+    """`mem`: the run's `memory.Memory` with a model (None without); `over_time`:
+    "count" or "GiB" (the over-time view in bytes, with a model)."""
     boxes = ops(res, plot_px)
-    return {
-        "sources": {
-            "ops": boxes,
-            "fb_halves": fb_halves(res, boxes),
-            "stuck_ops": own_order.stuck_columns(res, ROW, lang),
-            "labels": labels(res, plot_px),
-            "bubbles": bubbles(res),
-            "bars": inflight_bars(res, unit),
-            "steps": inflight_steps(res),
-            "steps_before": inflight_steps(res, before=True),
-        },
-        "props": props(res, unit, lang),
+    sources = {
+        "ops": boxes,
+        "fb_halves": fb_halves(res, boxes),
+        "stuck_ops": own_order.stuck_columns(res, ROW, lang),
+        "labels": labels(res, plot_px),
+        "bubbles": bubbles(res),
+        "bars": inflight_bars(res, unit),
+        "steps": inflight_steps(res),
+        "steps_before": inflight_steps(res, before=True),
     }
+    more_sources, more_props = memory_view.figure_parts(res, mem, over_time, lang, timeline_height(res.config.P))
+    sources.update(more_sources)
+    return {"sources": sources, "props": {**props(res, unit, lang), **more_props}}
 
 
 strings({

@@ -30,13 +30,14 @@ MAX_RAW = 40  # longer URL values are not read (and are shown cut to this length
 @dataclass(frozen=True, kw_only=True)
 class Field:
     name: str
-    kind: str  # "int", "float", "choice" or "bool"
+    kind: str  # "int", "float", "choice", "bool" or "text"
     default: object
     low: float | None = None  # int and float
     high: float | None = None
     step: float | None = None  # the widget's step
     choices: tuple[str, ...] = ()  # choice
     in_url: bool = True
+    max_len: int = MAX_RAW  # longer URL values are not read
 
     @property
     def label_key(self) -> str:
@@ -49,12 +50,15 @@ class Field:
             return ", ".join(self.choices)
         if self.kind == "bool":
             return "0, 1"
+        if self.kind == "text":  # read as it is; its own module checks it
+            return f"text of at most {self.max_len} characters"
         return f"{_fmt(self.low)}..{_fmt(self.high)}"
 
     def as_data(self) -> dict:
         return {
             "name": self.name, "kind": self.kind, "default": self.default, "low": self.low, "high": self.high,
             "step": self.step, "choices": list(self.choices), "inUrl": self.in_url, "rangeText": self.range_text,
+            "maxLen": self.max_len,
         }
 
 
@@ -147,8 +151,10 @@ def shown(raw: str) -> str:
 
 def read_value(f: Field, raw: str) -> tuple[object, Msg | None]:
     """(value, note): value None when it is ignored."""
-    if len(raw) > MAX_RAW:
-        return None, msg("url.too_long", key=f.name, value=shown(raw), n=MAX_RAW)
+    if len(raw) > f.max_len:
+        return None, msg("url.too_long", key=f.name, value=shown(raw), n=f.max_len)
+    if f.kind == "text":  # plain text, never evaluated: the field's module parses it
+        return raw, None
     if f.kind == "choice":
         if raw in f.choices:
             return raw, None
@@ -211,7 +217,7 @@ def _fmt(x) -> str:
 
 def encode(state: dict) -> str:
     """'schedule=1f1b&P=4&...': every URL field, in FIELDS' order, numbers written shortest."""
-    return "&".join(f"{k}={quote(_fmt(state[k]), safe='-.')}" for k in url_keys() if k in state)
+    return "&".join(f"{k}={quote(_fmt(state[k]), safe='-.,')}" for k in url_keys() if k in state)
 
 
 strings({

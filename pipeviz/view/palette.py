@@ -32,6 +32,9 @@ DISPLAY_NAMES = ("F", "B", "W", "E")
 DISPLAY_KIND = np.zeros(len(KIND_NAMES), dtype=np.int64)
 DISPLAY_KIND[[F, B, I, W, FB, EF, EB]] = [0, 1, 1, 2, 0, 3, 3]
 W_ONLY_COLOR = "#bfe1f6"  # W's hue, light: chunks holding only what W needs
+PARAMS_COLOR = "#b0b0b0"  # parameters, gradients and optimizer state: grey, beside the blues
+OVER_COLOR = "#D55E00"  # over the HBM line: Okabe-Ito vermillion, always with a hatch and a label
+OVER_TEXT = "#8f3a00"  # the excess's label, dark enough to read on white
 BUBBLE_HATCH = "#6b6b6b"
 BEFORE_OUTLINE = "#333333"  # after balancing: the bars as they stood before, dashed
 # Cividis-like, dark = rank 0: the staircase reads top to bottom. It stops where the
@@ -93,5 +96,5 @@ def as_data() -> dict:
         "kindColors": list(KIND_COLORS), "displayNames": list(DISPLAY_NAMES), "displayKind": DISPLAY_KIND.tolist(),
         "wOnlyColor": W_ONLY_COLOR, "bubbleHatch": BUBBLE_HATCH, "beforeOutline": BEFORE_OUTLINE,
         "rankPalette": list(RANK_PALETTE),
-        "maxChunks": MAX_CHUNKS,
+        "maxChunks": MAX_CHUNKS, "paramsColor": PARAMS_COLOR, "overColor": OVER_COLOR, "overText": OVER_TEXT,
     }

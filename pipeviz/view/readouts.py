@@ -18,7 +18,7 @@ from ..engine import Result
 from ..errors import ConfigError
 from ..registry import NAMES, SCHEDULES
 from ..text import Msg, fill, strings, template
-from . import own_order
+from . import memory_view, own_order
 from .palette import BEFORE_OUTLINE, KIND_COLORS, W_ONLY_COLOR
 
 # Markup with {slots} for HTML that is already built (never for raw text).
@@ -123,6 +123,8 @@ def readout_values(res: Result) -> dict:
         "chunks": res.order.chunks_per_rank,
         "p2p_article": mt.p2p_article,
         "p2p_total": mt.p2p_per_microbatch,
+        # unequal stages or comm: the bubble's parts (a schedule's; an order of one's own has its own readout)
+        "parts": memory_view.parts_values(res) if th is not None else None,
         "authors": authors_values(res),
     }
 
@@ -144,7 +146,7 @@ def readout_html(v: dict, lang: str = "en") -> str:
     return compose(
         "readout",
         bubble=fill("ro.bubble", lang, html=True, sim=v["sim"], closed=v["closed"]),
-        verdict=verdict,
+        verdict=verdict + memory_view.parts_html(v.get("parts"), lang),
         authors=authors_html(v["authors"], lang),
         summary=summary_html(v, lang),
     )
@@ -198,7 +200,7 @@ def table_config(cfg: Config, name: str) -> Config:
 
 def own_row(res: Result) -> dict:
     """The table's row for an order of one's own (first, and current)."""
-    row = {"name": res.config.schedule, "V": res.config.V, "current": True}
+    row = {"name": res.config.schedule, "V": res.config.V, "current": True, "mem": None, "best": False}
     if getattr(res, "deadlock", None) is not None:
         return {**row, "error": Msg("own.deadlock_row")}
     mt = res.metrics
@@ -206,18 +208,23 @@ def own_row(res: Result) -> dict:
         **row, "error": None, "sim": pct(mt.bubble_fraction), "closed": "—",
         "steady": pct(mt.steady_bubble_fraction), "peak_mb": num(mt.peak_microbatches[0]),
         "peak_chunks": int(mt.peak_chunks[0]), "chunks": res.order.chunks_per_rank,
-        "p2p_article": mt.p2p_article, "p2p_total": mt.p2p_per_microbatch,
+        "p2p_article": mt.p2p_article, "p2p_total": mt.p2p_per_microbatch, "makespan": mt.makespan,
     }
 
 
-def table_values(cfg: Config, run: Callable[[Config], Result], own: Result | None = None) -> list[dict]:
-    """Every schedule at cfg's P, m and V (its own V where fixed); with an order of
-    one's own shown, its row first."""
+def table_values(cfg: Config, run: Callable[[Config], Result], row_config: Callable[[str], Config] | None = None,
+                 memory: Callable[[Result], object] | None = None, own: Result | None = None) -> list[dict]:
+    """One row per schedule at cfg's P, m and V (its own V where fixed); with an order
+    of one's own shown, its row first. `row_config(name)` gives a row's configuration
+    (default `table_config`; the explorer's also carries that row's stage weights);
+    with `memory(res)` (a `memory.Memory`, a Msg or None) each row also gets its peak
+    GiB, whether it fits the HBM, and the fastest row that fits is marked."""
     rows = [own_row(own)] if own is not None else []
     for name in NAMES:
-        row_cfg = table_config(cfg, name)
-        row = {"name": name, "V": row_cfg.V, "current": own is None and name == cfg.schedule}
+        row = {"name": name, "V": table_config(cfg, name).V, "current": own is None and name == cfg.schedule,
+               "mem": None, "best": False}
         try:
+            row_cfg = row_config(name) if row_config else table_config(cfg, name)
             res = run(row_cfg)
         except ConfigError as e:
             rows.append({**row, "error": e.msg})
@@ -228,27 +235,37 @@ def table_values(cfg: Config, run: Callable[[Config], Result], own: Result | Non
             "steady": pct(mt.steady_bubble_fraction), "peak_mb": num(mt.peak_microbatches[0]),
             "peak_chunks": int(mt.peak_chunks[0]), "chunks": res.order.chunks_per_rank,
             "p2p_article": mt.p2p_article, "p2p_total": mt.p2p_per_microbatch,
+            "makespan": mt.makespan, "mem": memory_view.row_memory(memory(res)) if memory else None,
         })
+    memory_view.mark_fastest_fit(rows)
     return rows
 
 
 TABLE_HEAD = ("tbl.schedule", "tbl.bubble", "tbl.closed", "tbl.steady", "tbl.peak", "tbl.p2p_article", "tbl.p2p_total")
+MEMORY_HEAD = "tbl.memory"  # the column the rows gain with a model
 
 
 def table_html(rows: list[dict], lang: str = "en") -> str:
     out = []
+    with_memory = any(row.get("mem") is not None for row in rows)
+    head_keys = TABLE_HEAD + ((MEMORY_HEAD,) if with_memory else ())
     for row in rows:
         label = template(f"sched.{row['name']}.title", lang) + (f" (V={row['V']})" if row["V"] > 1 else "")
         cells = [compose("td", text=escape(label))]
         if row["error"] is not None:
-            cells.append(compose("td_span", span=str(len(TABLE_HEAD) - 1), text=row["error"].html(lang)))
+            cells.append(compose("td_span", span=str(len(head_keys) - 1), text=row["error"].html(lang)))
         else:
             peak = peak_text(row, lang)
             for text in (row["sim"], row["closed"], row["steady"], peak, str(row["p2p_article"]), str(row["p2p_total"])):
                 cells.append(compose("td", text=escape(text)))
-        current = ' class="pv-current" aria-current="true"' if row["current"] else ""
-        out.append(compose("row", current=current, name=row["name"], cells="".join(cells)))
-    head = "".join(compose("th", text=template(k, lang)) for k in TABLE_HEAD)
+            if with_memory:
+                cells.append(compose("td", text=memory_view.row_memory_text(row, lang)))
+        classes = memory_view.row_classes(row)
+        attrs = f' class="{" ".join(classes)}"' if classes else ""
+        if row["current"]:
+            attrs += ' aria-current="true"'
+        out.append(compose("row", current=attrs, name=row["name"], cells="".join(cells)))
+    head = "".join(compose("th", text=template(k, lang)) for k in head_keys)
     return compose("table", head=head, rows="".join(out))
 
 

@@ -15,6 +15,8 @@ chart, and never write an invalid state to the URL.
    a reader who drags e_f wants to see it.
 4. m. Where the schedule refuses m (Megatron's interleaved order needs m >= P),
    m moves to the nearest value it accepts, and the note gives the rule.
+5. The model. A preset sets its shape; changing the shape makes it custom
+   (`memory_view.normalize`).
 """
 
 from __future__ import annotations
@@ -25,13 +27,13 @@ from ..encoder import Encoder
 from ..errors import ConfigError
 from ..registry import SCHEDULES, check
 from ..text import Msg, msg, strings
-from . import own_order
+from . import memory_view, own_order
 from .fields import FIELDS, NO_ENCODER
 
 # The fields the engine reads (config(), and an order of one's own): a change to any
 # other field (unit, lang) redraws without running the engine.
 ENGINE_FIELDS = ("schedule", "P", "m", "V", "tf", "tb", "tw", "comm", "tfb", "encoder", "ef", "eb", "frozen", "balance",
-                 *own_order.OWN_FIELDS)
+                 *own_order.OWN_FIELDS, *memory_view.ENGINE_FIELDS)
 # Rule 3: moving one of these with no encoder runs the encoder with this placement.
 ENCODER_KNOBS = ("ef", "eb", "frozen")
 ENCODER_ON = "bubbles"
@@ -40,10 +42,11 @@ V_STEP = ("1f1b", "interleaved")
 
 
 def config(state: dict) -> Config:
-    """The engine configuration a state shows."""
-    return Config(state["schedule"], state["P"], state["m"], state["V"],
-                  Costs(state["tf"], state["tb"], state["tw"], state["comm"], state.get("tfb") or None),
-                  encoder=encoder_of(state), balance="bpipe" if state["balance"] else None)
+    """The engine configuration a state shows (ConfigError if it has none)."""
+    cfg = Config(state["schedule"], state["P"], state["m"], state["V"],
+                 Costs(state["tf"], state["tb"], state["tw"], state["comm"], state.get("tfb") or None),
+                 encoder=encoder_of(state), balance="bpipe" if state["balance"] else None)
+    return memory_view.with_weights(cfg, state)
 
 
 def encoder_of(state: dict) -> Encoder | None:
@@ -83,6 +86,7 @@ def normalize(state: dict, changed) -> tuple[dict, list[Msg]]:
     if state["encoder"] == NO_ENCODER and changed & set(ENCODER_KNOBS) and "encoder" not in changed:
         state["encoder"] = ENCODER_ON
         notes.append(msg("rule.encoder_on"))
+    memory_view.normalize(state, changed, notes)  # 5. a model preset and its shape
     error = problem(state)
     if error is not None:
         m = nearest_m(state)
