@@ -32,11 +32,12 @@ from pipeviz.page import page_data
 from pipeviz.registry import NAMES
 from pipeviz.text import table, template
 
-NAMES_OK = {"Zero", "Bubble", "Megatron", "core", "DeepSeek", "DualPipe", "PyTorch", "GPT", "pipeviz", "Interleaved",
+NAMES_OK = {"Llama", "Korthikanti", "FlashAttention",
+            "Zero", "Bubble", "Megatron", "core", "DeepSeek", "DualPipe", "PyTorch", "GPT", "pipeviz", "Interleaved",
             "interleaved", "BPipe"}
 ARTICLE = {"rank", "warmup"}
 SYMBOLS = {"min", "max", "comm", "EF", "EB", "mV", "e_f", "e_b", "mod"}
-FORMATS = {"PNG", "SVG", "URL", "JSON", "GiB", "MiB", "HBM"}
+FORMATS = {"PNG", "SVG", "URL", "JSON", "GiB", "MiB", "HBM", "GPU", "bf16", "fp32", "SPEC", "md"}  # SPEC.md: a file
 SELF = {"English"}
 CODE = {"rank_ptr", "stage_to_rank", "segment"}
 CODE_IN = {

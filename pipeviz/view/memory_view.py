@@ -438,8 +438,8 @@ strings({
     "choice.model.llama2-13b": ("Llama-2 13B", "Llama-2 13B"),
     "choice.model.llama2-70b": ("Llama-2 70B", "Llama-2 70B"),
     "choice.model.custom": ("custom", "自定义"),
-    "choice.act.none": ("all kept (no flash attention)", "全部保留（无 flash attention）"),
-    "choice.act.flash": ("flash attention / selective recompute", "flash attention / 选择性重计算"),
+    "choice.act.none": ("all kept (no flash attention)", "全部保留（无 FlashAttention）"),
+    "choice.act.flash": ("flash attention / selective recompute", "FlashAttention / 选择性重计算"),
     "choice.act.full": ("full recompute", "完全重计算"),
     "choice.bpp.16": ("16 (bf16 grads)", "16（bf16 梯度）"),
     "choice.bpp.18": ("18 (fp32 grads)", "18（fp32 梯度）"),
@@ -453,7 +453,7 @@ strings({
         "Bytes follow SPEC.md (Korthikanti et al. 2022): per layer per micro-batch s b h (34 + 5 a s / h), "
         "34 s b h with flash attention, 2 s b h with full recompute, all over t; a chunk awaiting W only keeps "
         "32 s b h / t. Parameters: 12 h² + 13 h per layer, v h for the embedding and an untied head.",
-        "字节数按 SPEC.md（Korthikanti 等，2022）：每层每个微批次 s b h (34 + 5 a s / h)，flash attention 时 34 s b h，"
+        "字节数按 SPEC.md（Korthikanti 等，2022）：每层每个微批次 s b h (34 + 5 a s / h)，FlashAttention 时 34 s b h，"
         "完全重计算时 2 s b h，都再除以 t；只等 W 的块保留 32 s b h / t。参数：每层 12 h² + 13 h，词嵌入和不共享的输出层各 v h。",
     ),
     "rule.model_custom": ("the shape no longer matches {name}: the model is now custom",
