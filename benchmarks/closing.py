@@ -12,8 +12,8 @@ one numpy pass over the gaps; its extra time grows with m times the gaps.
 from __future__ import annotations
 
 import argparse
-import statistics
-import time
+
+from timing import median_ms  # benchmarks/timing.py
 
 from pipeviz import Config, run
 from pipeviz.encoder import PLACES, Encoder
@@ -21,14 +21,6 @@ from pipeviz.encoder import PLACES, Encoder
 SIZES = [("1f1b", 4, 8, 1), ("1f1b", 8, 32, 1), ("interleaved", 8, 32, 2), ("zb-h1", 16, 64, 1),
          ("interleaved", 16, 64, 4), ("1f1b", 32, 256, 1), ("interleaved", 32, 128, 8), ("interleaved", 32, 256, 4)]
 
-
-def median_ms(fn, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        times.append((time.perf_counter() - t0) * 1e3)
-    return statistics.median(times)
 
 
 def main() -> None:

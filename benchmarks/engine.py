@@ -11,8 +11,8 @@ zb-h2's order comes from a greedy rule run once per (P, m) and cached; its
 from __future__ import annotations
 
 import argparse
-import statistics
-import time
+
+from timing import median_ms  # benchmarks/timing.py
 
 from pipeviz import NAMES, SCHEDULES, Config
 from pipeviz.metrics import measure
@@ -21,14 +21,6 @@ from pipeviz.simulate import simulate
 
 SIZES = [(4, 8, 1), (8, 32, 2), (16, 64, 4), (32, 256, 4), (64, 512, 4)]
 
-
-def median_ms(fn, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        times.append((time.perf_counter() - t0) * 1e3)
-    return statistics.median(times)
 
 
 def main() -> None:

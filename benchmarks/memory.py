@@ -10,8 +10,8 @@ Prints median times (ms) per schedule and size, with op counts.
 from __future__ import annotations
 
 import argparse
-import statistics
-import time
+
+from timing import median_ms  # benchmarks/timing.py
 
 from pipeviz import NAMES, SCHEDULES, Config, run
 from pipeviz.decompose import bubble_parts
@@ -19,14 +19,6 @@ from pipeviz.memory import measure_memory, preset, stage_weights
 
 SIZES = [(4, 8, 1), (8, 32, 2), (16, 64, 4), (32, 256, 4), (64, 512, 4)]
 
-
-def median_ms(fn, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        times.append((time.perf_counter() - t0) * 1e3)
-    return statistics.median(times)
 
 
 def main() -> None:

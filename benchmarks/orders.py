@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
-import time
+
+from timing import median_ms  # benchmarks/timing.py
 
 from pipeviz import Config, run
 from pipeviz.custom import read, run_order
@@ -20,14 +20,6 @@ from pipeviz.export import to_actions, to_dict
 CASES = [("1f1b", 4, 8, 1), ("dualpipe-v", 8, 32, 2), ("interleaved", 16, 64, 4), ("zb-v", 32, 256, 2),
          ("interleaved", 64, 512, 4)]
 
-
-def median_ms(fn, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        times.append((time.perf_counter() - t0) * 1e3)
-    return statistics.median(times)
 
 
 def main() -> None:
