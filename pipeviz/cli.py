@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import math
 import sys
+import unicodedata
 from collections.abc import Callable, Sequence
 
 from . import registry
@@ -23,9 +24,23 @@ from .text import strings
 EXIT_USAGE = 2
 
 
+def one_line(text: str) -> str:
+    """`text` with the control, format and separator characters a user typed written
+    as escapes: an error stays one line, and a bidi override cannot reorder it."""
+    return "".join(ch.encode("unicode_escape").decode("ascii") if unicodedata.category(ch) in _UNSEEN else ch
+                   for ch in text)
+
+
+_UNSEEN = {"Cc", "Cf", "Zl", "Zp"}
+
+
+def _fail(prog: str, message: object) -> None:
+    print(f"{prog}: error: {one_line(str(message))}", file=sys.stderr)
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str):  # one line, not argparse's usage block
-        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see --help)\n")
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {one_line(message)} (see --help)\n")
 
 
 def _whole(name: str, low: int = 1) -> Callable[[str], int]:
@@ -349,10 +364,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return _dispatch(args)
     except (PipevizError, DeadlockError, CliError) as e:
-        print(f"{parser.prog}: error: {e}", file=sys.stderr)
+        _fail(parser.prog, e)
         return EXIT_USAGE
     except OSError as e:  # _write names what it could not write
-        print(f"{parser.prog}: error: {e}", file=sys.stderr)
+        _fail(parser.prog, e)
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 130

@@ -16,8 +16,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pipeviz import cli
-from pipeviz.text import Msg, table
-from pipeviz.view.fields import FIELDS, MAX_RAW, PRESETS, parse, url_keys
+from pipeviz.text import Msg, fill, table
+from pipeviz.view.fields import FIELDS, MAX_RAW, PRESETS, defaults, parse, url_keys
 from pipeviz.view.state import normalize
 
 # Text a hostile or careless user types: digits from other scripts, numbers that
@@ -148,14 +148,27 @@ def explorer():
     return EXPLORER[0]
 
 
+# What a URL may ask that no rule can adjust without changing what was asked: more
+# stages than the model has layers. The app says so in one warning and keeps the last view.
+REFUSED = {"model.few_layers"}
+
+
 @given(url_parts(), url_parts())
 def test_the_served_app_applies_any_url_to_a_valid_view_with_plain_text_notes(query, fragment):
     app = explorer()
+    app.update(defaults())  # a URL opens a fresh page: never the last example's state
+    assert app.problem is None
     app.apply_query("?" + query, "#" + fragment)
     state = app.state()
     assert normalize(state, set())[0] == state  # the rules hold: nothing left to adjust
-    assert app.result is not None and app.problem is None
-    assert app.result.config == app.config()
+    assert app.result is not None
+    if app.problem is None:
+        assert app.result.config == app.config()
+    else:
+        assert app.problem.key in REFUSED, app.problem
+        assert app.notice_lines[0] == fill("notice.invalid", app.lang, why=app.problem,
+                                           shown=describe(app.result.config, app.lang))
+        assert 'class="pv-notice pv-warning"' in app.notice.object
     html = app.notice.object
     assert html.startswith('<div class="pv-notice pv-') and html.endswith("</div>")
     inner = html[html.index(">") + 1 : -len("</div>")]

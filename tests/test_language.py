@@ -48,6 +48,8 @@ CODE_IN = {
     "order.json_kind": {"kind"},
     "order.json_pair": {"mb", "stage", "parts"},
     "page.G": {"show", "export"},
+    "cli.model_needed": {"model", "custom"},  # --model custom
+    "cli.custom_needs": {"model", "custom", "layers", "hidden", "heads", "vocab"},
 }
 
 TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)*")
