@@ -12,7 +12,7 @@ import sys
 
 import numpy as np
 import pytest
-from browser import screenshot, served_app
+from browser import screenshot, served_app, tap
 
 from pipeviz import Config, Costs, run
 from pipeviz.causes import critical_path
@@ -109,11 +109,6 @@ def expected_why(res, g: int, lang: str = "en") -> str:
 # -- why is this rank idle? --------------------------------------------------------------
 
 
-# Known defect, open in issue 13's note: since the speed pass (perf) merged, the tap on the
-# middle gap does not reach the bubbles' selection when driven by this fixture, though the
-# same hover, wait and click on a page built by `pipeviz page` sets the sentence. Not strict:
-# the hover half still runs and its tooltip is checked before the tap.
-@pytest.mark.xfail(reason="tap on rank 2's gap does not select under this fixture since the perf merge", strict=False)
 def test_hovering_and_tapping_a_bubble_says_what_its_rank_waits_for(page, explorer):
     kind = explorer()
     rank, start, end = DEFAULT.metrics.bubbles
@@ -129,7 +124,7 @@ def test_hovering_and_tapping_a_bubble_says_what_its_rank_waits_for(page, explor
         text = expected_why(DEFAULT, g)
         page.mouse.move(x, y)
         page.get_by_text(text, exact=False).first.wait_for(timeout=10_000)  # the tooltip
-        page.mouse.click(x, y)
+        tap(page, x, y)
         page.wait_for_function("(t) => Bokeh.documents[0].get_model_by_name('why').text === t", arg=text)
     screenshot(page, f"teach-why-{kind}")
 
@@ -137,24 +132,63 @@ def test_hovering_and_tapping_a_bubble_says_what_its_rank_waits_for(page, explor
 # -- follow one micro-batch --------------------------------------------------------------
 
 
-def test_tapping_an_op_follows_its_micro_batch_and_tapping_again_clears(page, explorer):
+SELECTED_BOXES = """() => { const s = Bokeh.documents[0].get_model_by_name('ops'), d = s.data;
+    return Array.from(s.selected.indices).map((j) => [d.rank[j], d.left[j]]).sort((a, b) => a[0] - b[0] || a[1] - b[1]); }"""
+TIMELINE_HAS = """([x, y]) => { const tl = Bokeh.documents[0].get_model_by_name('timeline');
+    const v = Bokeh.index.find_one(tl), r = v.canvas_view.el.getBoundingClientRect(), f = v.frame.bbox;
+    return x >= r.left + f.left && x <= r.left + f.right && y >= r.top + f.top && y <= r.top + f.bottom; }"""
+BOXES_OF = """(ops) => { const d = Bokeh.documents[0].get_model_by_name('ops').data, want = new Set(ops.map(String)), out = [];
+    for (let j = 0; j < d.rank.length; j++) if (want.has(String([d.rank[j], d.left[j]]))) out.push([d.rank[j], d.left[j]]);
+    return out.sort((a, b) => a[0] - b[0] || a[1] - b[1]); }"""
+
+
+def test_tapping_an_op_follows_its_micro_batch_through_zoom_and_resize_and_tapping_again_clears(page, explorer):
     kind = explorer()
     order, tl = DEFAULT.order, DEFAULT.timeline
     expected = np.flatnonzero((order.mb == 0) | ((order.kind == FB) & (order.mb2 == 0))).tolist()
     assert len(expected) == 2 * order.S  # a forward and a backward on every stage
+    boxes = sorted([int(order.rank[i]), float(tl.start[i])] for i in expected)
     first = int(np.flatnonzero(order.mb == 0)[0])  # F(mb 0) on rank 0
     x, y = at(page, (tl.start[first] + tl.end[first]) / 2, float(order.rank[first]))
-    page.mouse.click(x, y)
+    tap(page, x, y)
     page.wait_for_function("(n) => Bokeh.documents[0].get_model_by_name('ops').selected.indices.length === n",
                            arg=len(expected))
-    assert sorted(page.evaluate("Array.from(Bokeh.documents[0].get_model_by_name('ops').selected.indices)")) == expected
-    assert model(page, "why", "text") == fill("follow.on", "en", mb=0, n=len(expected))
-    screenshot(page, f"teach-follow-{kind}")
-    last = expected[-1]  # one of its ops, again: clears
-    x, y = at(page, (tl.start[last] + tl.end[last]) / 2, float(order.rank[last]))
-    page.mouse.click(x, y)
+    assert page.evaluate(SELECTED_BOXES) == boxes
+    note = fill("follow.on", "en", mb=0, n=len(expected))
+    assert model(page, "why", "text") == note
+    screenshot(page, f"teach-follow-{kind}")  # a full-page shot resizes the page: still followed
+    assert page.evaluate(SELECTED_BOXES) == boxes and model(page, "why", "text") == note
+    # Zoomed in, the timeline holds other boxes (those far off-screen are left out):
+    # micro-batch 0 stays followed, its boxes in view selected, and the note still
+    # counts all its ops.
+    before = page.evaluate("Bokeh.documents[0].get_model_by_name('ops').data.rank.length")
+    page.locator(f"[title='{template('tool.zoom')}']").first.click()
+    page.mouse.move(*at(page, 2.0, 1.5))
+    page.mouse.wheel(0, -400)  # to about [1.2, 12.4]: ops past 18 are left out
+    page.wait_for_function("(n) => Bokeh.documents[0].get_model_by_name('ops').data.rank.length < n", arg=before)
+    page.wait_for_function(f"() => JSON.stringify(({SELECTED_BOXES})()) === JSON.stringify(({BOXES_OF})({boxes}))")
+    assert 0 < len(page.evaluate(SELECTED_BOXES)) and model(page, "why", "text") == note
+    again = expected[2]  # one of its ops in view (F on rank 1, at 1 to 2), again: clears
+    assert (order.rank[again], tl.start[again]) == (1, 1.0)
+    x, y = at(page, (tl.start[again] + tl.end[again]) / 2, 1.0)
+    assert page.evaluate(TIMELINE_HAS, [x, y])
+    tap(page, x, y)
     page.wait_for_function("Bokeh.documents[0].get_model_by_name('ops').selected.indices.length === 0")
     assert model(page, "why", "text") == template("why.hint", "en")
+
+
+def test_tapping_a_box_of_merged_ops_asks_to_zoom_in(page, explorer):
+    """At full view, 1F1B at P=8, m=128 draws runs of narrow ops as one box each: a tap
+    on one follows nothing and says how many ops it stands for."""
+    explorer("?schedule=1f1b&P=8&m=128", ready="5.19% simulated")
+    d = page.evaluate("""() => { const d = Bokeh.documents[0].get_model_by_name('ops').data;
+        const j = Array.from(d.count).findIndex((c) => c > 1);
+        return j < 0 ? null : {count: d.count[j], rank: d.rank[j], left: d.left[j], right: d.right[j]}; }""")
+    assert d is not None and d["count"] > 1
+    tap(page, *at(page, (d["left"] + d["right"]) / 2, float(d["rank"])))
+    page.wait_for_function("(t) => Bokeh.documents[0].get_model_by_name('why').text === t",
+                           arg=fill("follow.merged", "en", count=d["count"]))
+    assert page.evaluate("Bokeh.documents[0].get_model_by_name('ops').selected.indices.length") == 0
 
 
 # -- the critical path --------------------------------------------------------------------
@@ -306,7 +340,7 @@ def test_chinese_tooltip_and_follow_note(page, explorer):
     w = teach.waits(DEFAULT)
     g = int(np.flatnonzero((rank == 0) & (w["form"] == teach.WAITS_OTHER))[0])
     x, y = at(page, (start[g] + end[g]) / 2, 0.0)
-    page.mouse.click(x, y)
+    tap(page, x, y)
     text = expected_why(DEFAULT, g, "zh")
     assert "微批次" in text
     page.wait_for_function("(t) => Bokeh.documents[0].get_model_by_name('why').text === t", arg=text)

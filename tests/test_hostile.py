@@ -165,6 +165,8 @@ def test_the_served_app_applies_any_url_to_a_valid_view_with_plain_text_notes(qu
     if app.problem is None:
         assert app.result.config == app.config()
     else:
+        from pipeviz.app import describe
+
         assert app.problem.key in REFUSED, app.problem
         assert app.notice_lines[0] == fill("notice.invalid", app.lang, why=app.problem,
                                            shown=describe(app.result.config, app.lang))

@@ -6,7 +6,9 @@
  *              (hover tooltip and tap), from the "waits" source's numbers and the
  *              templates in "teach_words" (the strings table, current language)
  *   follow     tapping an op selects every op of its micro-batch (Bokeh dims the
- *              rest); tapping one of them again, or empty space, clears
+ *              rest); tapping one of them again, or empty space, clears. It stays
+ *              followed through zooms, resizes and new parameters while it exists;
+ *              a box of merged narrow ops asks the reader to zoom in
  *   play       a cursor over the timeline: play/pause, a time slider to scrub (the
  *              cursor line can be dragged too), a speed; ops after the cursor are
  *              covered, the in-flight bars show the count at the cursor's time
@@ -29,7 +31,7 @@
 
   function state(refs) {
     var id = refs.ops.id;
-    if (!states[id]) states[id] = { following: null, selecting: false, playing: false, last: null, frames: [], steps: null, ends: -1 };
+    if (!states[id]) states[id] = { following: null, why: false, ours: null, playing: false, last: null, frames: [], steps: null, ends: -1 };
     return states[id];
   }
 
@@ -99,56 +101,83 @@
 
   // -- follow a micro-batch ------------------------------------------------------
 
-  function setSelection(refs, indices) {
-    var st = state(refs);
-    st.selecting = true;
-    try { refs.ops.selected.indices = indices; } finally { st.selecting = false; }
+  function same(a, b) {
+    if (a.length !== b.length) return false;
+    for (var i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+    return true;
   }
 
+  // Select `indices` ourselves. Bokeh runs a CustomJS callback later (its execute is
+  // async), so the change event this causes is recognised by its indices, not by a
+  // flag set around the assignment.
+  function setSelection(refs, indices) {
+    var st = state(refs);
+    if (same(refs.ops.selected.indices, indices)) return; // no change, no event
+    st.ours = indices;
+    refs.ops.selected.indices = indices;
+  }
+
+  // The boxes of micro-batch mb that stand for one op each (a run of narrow ops
+  // merged into one box is not its own: the reader zooms in to follow one).
   function opsOf(d, mb) {
     var out = [], n = d.mb.length;
-    for (var j = 0; j < n; j++) if (d.mb[j] === mb || (d.kind[j] === FB && d.mb2[j] === mb)) out.push(j);
+    for (var j = 0; j < n; j++) {
+      if (d.count[j] === 1 && (d.mb[j] === mb || (d.kind[j] === FB && d.mb2[j] === mb))) out.push(j);
+    }
     return out;
   }
 
+  function follow(refs, mb) {
+    var st = state(refs), all = opsOf(refs.ops.data, mb), n = refs.mb_ops.data.n;
+    st.following = mb;
+    setSelection(refs, all);
+    say(refs, fill(words(refs)['follow.on'], { mb: mb, n: n[mb] }));
+  }
+
+  function unfollow(refs, note) {
+    state(refs).following = null;
+    setSelection(refs, []);
+    say(refs, note);
+  }
+
   function onOpsSelected(refs) {
-    var st = state(refs);
-    if (st.selecting) return;
-    var idx = refs.ops.selected.indices, d = refs.ops.data;
+    var st = state(refs), idx = refs.ops.selected.indices, d = refs.ops.data, ours = st.ours;
+    st.ours = null;
+    if (ours !== null && same(ours, idx)) return;
+    st.why = false; // a tap on the ops: what a gap said is replaced
     if (!idx.length) {
       st.following = null;
       say(refs, idleNote(refs));
       return;
     }
-    var mb = d.mb[idx[0]];
-    if (st.following !== null && idx.length === 1 && (d.mb[idx[0]] === st.following ||
-        (d.kind[idx[0]] === FB && d.mb2[idx[0]] === st.following))) {
-      st.following = null;
-      setSelection(refs, []);
-      say(refs, idleNote(refs));
-      return;
+    var i = idx[0], mb = d.mb[i];
+    if (d.count[i] > 1) return unfollow(refs, fill(words(refs)['follow.merged'], { count: d.count[i] }));
+    if (st.following !== null && idx.length === 1 && (mb === st.following ||
+        (d.kind[i] === FB && d.mb2[i] === st.following))) {
+      return unfollow(refs, idleNote(refs));
     }
-    var all = opsOf(d, mb);
-    st.following = mb;
-    setSelection(refs, all);
-    say(refs, fill(words(refs)['follow.on'], { mb: mb, n: all.length }));
+    follow(refs, mb);
   }
 
   function onBubblesSelected(refs) {
-    var idx = refs.bubbles.selected.indices;
-    if (idx.length) say(refs, why(refs, idx[0]));
-    else if (state(refs).following === null) say(refs, idleNote(refs));
+    // Only a cleared gap's own sentence goes back to the idle note: the same tap that
+    // clears the gaps may have just followed an op or said a box is merged.
+    var idx = refs.bubbles.selected.indices, st = state(refs);
+    if (idx.length) { say(refs, why(refs, idx[0])); st.why = true; }
+    else if (st.why) { st.why = false; if (st.following === null) say(refs, idleNote(refs)); }
   }
 
-  // New ops: what was selected is gone. Cleared once Bokeh has taken the new data in
-  // (a selection changed inside the data's own change event meets the old indices).
+  // New boxes (a zoom, a resize, a new schedule): the old indices mean nothing now.
+  // The followed micro-batch stays followed while it exists. Done once Bokeh has
+  // taken the new data in (a selection changed inside the data's own change event
+  // meets the old indices).
   function onOpsData(refs) {
     var st = state(refs);
-    st.following = null;
     root.setTimeout(function () {
-      if (refs.ops.selected.indices.length) setSelection(refs, []);
       if (refs.bubbles.selected.indices.length) refs.bubbles.selected.indices = [];
-      if (st.following === null) say(refs, idleNote(refs));
+      var mb = st.following, n = refs.mb_ops.data.n;
+      if (mb !== null && mb < n.length && n[mb] > 0) follow(refs, mb);
+      else unfollow(refs, idleNote(refs));
     }, 0);
   }
 

@@ -46,6 +46,7 @@ from . import sweep
 SOURCES = {
     "waits": ["rank", "left", "right", "form", *(f"{p}_{c}" for p in ("next", "dep")
                                                   for c in ("kind", "mb", "stage", "mb2", "stage2", "rank", "end"))],
+    "mb_ops": ["n"],
     "critical_path": ["left", "right", "top", "bottom", "rank", "op"],
     "critical_links": ["x0", "y0", "x1", "y1"],
     "cursor_steps": ["what", "rank", "time", "value"],
@@ -154,10 +155,10 @@ def add(figs) -> None:
     why = Div(text="", name="why", sizing_mode="stretch_width", syncable=False,
               styles={"font-size": "13px", "min-height": "1.5em"}, html_attributes={"role": "status"})
     refs = dict(
-        ops=src["ops"], bubbles=src["bubbles"], waits=src["waits"], words=src["teach_words"], critical=src["critical_path"],
-        steps=src["cursor_steps"], bars=src["bars"], cursor_bars=src["cursor_bars"], why=why, play=play, time=time,
-        speed=speed, clock=clock, cursors=cursors, curtains=curtains, bars_dim=bars_dim, download=download,
-        timeline=tl, inflight=bars, slide=[legend, readout, summary],
+        ops=src["ops"], bubbles=src["bubbles"], waits=src["waits"], mb_ops=src["mb_ops"], words=src["teach_words"],
+        critical=src["critical_path"], steps=src["cursor_steps"], bars=src["bars"], cursor_bars=src["cursor_bars"],
+        why=why, play=play, time=time, speed=speed, clock=clock, cursors=cursors, curtains=curtains, bars_dim=bars_dim,
+        download=download, timeline=tl, inflight=bars, slide=[legend, readout, summary],
     )
     handler = CustomJS(args=dict(refs=refs), code=lib + "\nPipevizTeach.on(refs, cb_obj);")
     src["ops"].selected.js_on_change("indices", handler)

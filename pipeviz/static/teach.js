@@ -174,11 +174,21 @@
   // The teaching models' fixed words in `lang` (view/teach.texts, sent as data).
   function texts(lang) { return JSON.parse(JSON.stringify(D.texts[lang])); }
 
+  // Row mb: how many ops micro-batch mb has (an F&B pair counts for both; view/teach.mb_ops).
+  function mbOps(res) {
+    var o = res.order, n = new Float64Array(o.m);
+    for (var i = 0; i < o.nOps; i++) {
+      n[o.mb[i]]++;
+      if (o.kind[i] === E.FB && o.mb2[i] !== o.mb[i]) n[o.mb2[i]]++;
+    }
+    return { n: n };
+  }
+
   function figureView(res, state, lang) {
     var crit = critical(res, !!state.critical);
     return {
       sources: {
-        waits: waits(res), critical_path: crit[0], critical_links: crit[1],
+        waits: waits(res), mb_ops: mbOps(res), critical_path: crit[0], critical_links: crit[1],
         cursor_steps: cursorSteps(res, state.unit), teach_words: words(lang),
       },
       props: props(res, state, lang),
@@ -189,7 +199,7 @@
   // when what it comes from changed, a property only when its value did.
   function draw(explorer, res, lang) {
     var st = explorer.values, doc = explorer.doc, view = figureView(res, st, lang), drawn = explorer.drawn;
-    var from = { waits: [res], critical_path: [res, !!st.critical], critical_links: [res, !!st.critical],
+    var from = { waits: [res], mb_ops: [res], critical_path: [res, !!st.critical], critical_links: [res, !!st.critical],
       cursor_steps: [res, st.unit], teach_words: [lang] };
     Object.keys(from).forEach(function (name) {
       var key = 'teach:' + name;
@@ -214,7 +224,7 @@
   }
 
   X.teach = {
-    labelScale: labelScale, nextOps: nextOps, waits: waits, critical: critical, cursorSteps: cursorSteps, words: words,
+    labelScale: labelScale, nextOps: nextOps, waits: waits, mbOps: mbOps, critical: critical, cursorSteps: cursorSteps, words: words,
     plain: plain, slideTexts: slideTexts, sizes: sizes, timelineHeight: timelineHeight, props: props, texts: texts,
     figureView: figureView, draw: draw,
   };

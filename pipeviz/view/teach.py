@@ -20,7 +20,7 @@ import numpy as np
 
 from ..causes import NONE, critical_path, gap_waits
 from ..engine import Result
-from ..order import KIND_NAMES, I
+from ..order import FB, KIND_NAMES, I
 from ..text import fill, strings, template
 from . import columns, readouts
 from .fields import Field, register
@@ -54,6 +54,7 @@ KIND_LETTERS = [("B" if k == I else name) for k, name in enumerate(KIND_NAMES)]
 LAYOUT_SEP = readouts.LAYOUTS["sep"]
 # Words the browser code (render/teach.js) reads, by key.
 WORD_KEYS = ("why.other", "why.own", "why.end", "why.hint", "op.desc", "op.pair", "op.encoder", "follow.on",
+             "follow.merged",
              "play.play", "play.pause", "play.time", "play.speed", "critical.note", "page.title")
 
 
@@ -232,11 +233,22 @@ def texts(lang: str) -> dict:
     }
 
 
+def mb_ops(res: Result) -> dict[str, np.ndarray]:
+    """Row mb: how many ops micro-batch mb has (an F&B pair counts for both of its
+    micro-batches). A followed micro-batch names this number: the timeline may draw
+    fewer of its boxes (off-screen ones culled, narrow ones merged into runs)."""
+    order = res.order
+    pair = (order.kind == FB) & (order.mb2 != order.mb)
+    n = np.bincount(order.mb, minlength=order.m) + np.bincount(order.mb2[pair], minlength=order.m)
+    return {"n": n.astype(np.int64)}
+
+
 def figure_view(res: Result, state: dict, lang: str = "en") -> dict:
     boxes, links = critical(res, bool(state.get("critical")))
     return {
         "sources": {
             "waits": waits(res),
+            "mb_ops": mb_ops(res),
             "critical_path": boxes,
             "critical_links": links,
             "cursor_steps": cursor_steps(res, state.get("unit", "micro-batches")),
@@ -265,6 +277,8 @@ strings({
     "op.encoder": ("{kind}(mb {mb})", "{kind}（微批次 {mb}）"),
     "follow.on": ("Following micro-batch {mb}: {n} ops, from its first forward to its last backward. Tap again to clear.",
                   "正在跟踪微批次 {mb}：共 {n} 个操作，从第一个前向到最后一个反向。再点一次即可取消。"),
+    "follow.merged": ("This box stands for {count} narrow ops: zoom in to follow one micro-batch.",
+                      "这个框代表 {count} 个很窄的操作：放大后可以跟踪一个微批次。"),
     "critical.note": ("Critical path: {n} ops whose every link is tight; their length is the makespan, {makespan}.",
                       "关键路径：{n} 个操作，每一环都紧接着上一环；总长度就是总时长 {makespan}。"),
     "play.play": ("▶ Play", "▶ 播放"),
