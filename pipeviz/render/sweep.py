@@ -28,6 +28,7 @@ COLORS = ("#000000", "#E69F00", "#56B4E9", "#009E73", "#0072B2", "#D55E00", "#CC
 MARKERS = ("circle", "square", "triangle", "diamond", "inverted_triangle", "star", "hex", "plus")
 DASHES = ("solid", "dashed", "dotted", "dotdash", "dashdot", "solid", "dashed", "dotted")
 HEIGHT = 320
+KEY_HEIGHT = 110  # the m chart's key, below it in two columns: inside, it covered the curves on a phone
 V_WIDTH = 290  # the V chart: eight points need no more
 
 
@@ -47,7 +48,7 @@ def add(figs, font: str) -> None:
     (the explorers lay them out side by side where there is room, the V chart below
     where there is not), named models."""
     src = figs.sources
-    m_fig = figure(height=HEIGHT, width=600, x_axis_type="log", x_range=Range1d(0.8, 170), y_range=Range1d(0, 1.02),
+    m_fig = figure(height=HEIGHT + KEY_HEIGHT, width=600, x_axis_type="log", x_range=Range1d(0.8, 170), y_range=Range1d(0, 1.02),
                    tools="", toolbar_location=None, sizing_mode="stretch_width", name="sweep_m", min_border_left=60)
     _style(m_fig, font, "sweep_m")
     items, points = [], []
@@ -60,10 +61,10 @@ def add(figs, font: str) -> None:
         points.append(r_pts)
         items.append(LegendItem(label=value(""), renderers=[r_line, r_pts], name=f"sweep_key_{i}"))
     # The legend's title says what a line and a point are.
-    legend = Legend(items=items, location="top_right", click_policy="hide", name="sweep_legend",
-                    background_fill_alpha=0.85, label_text_font=font, title_text_font=font, spacing=0, padding=6,
+    legend = Legend(items=items, location="top_left", click_policy="hide", name="sweep_legend", ncols=2,
+                    label_text_font=font, title_text_font=font, spacing=0, padding=4, margin=0, border_line_alpha=0,
                     title_text_font_style="normal")
-    m_fig.add_layout(legend)
+    m_fig.add_layout(legend, "below")
     m_fig.add_layout(Span(location=8, dimension="height", line_dash="dashed", line_color="#444444", line_width=1.5,
                           name="sweep_m_now"))
     m_fig.xaxis.ticker = FixedTicker(ticks=list(M_POINTS))

@@ -142,9 +142,10 @@ def as_data() -> dict:
 
 
 strings({
-    "sweep.title_m": ("The two roads to a smaller bubble: more micro-batches (m)…",
+    # Two lines in English: one is cut off on a phone (a Bokeh title does not wrap).
+    "sweep.title_m": ("The two roads to a smaller bubble:\nmore micro-batches (m)…",
                       "让气泡变小的两条路：增加微批次数 m……"),
-    "sweep.title_v": ("…or more chunks per rank (V, interleaved)", "……或增加虚拟段数 V（interleaved）"),
+    "sweep.title_v": ("…or more chunks per rank\n(V, interleaved)", "……或增加虚拟段数 V（interleaved）"),
     "sweep.axis_m": ("m (micro-batches), log scale", "m（微批次数），对数坐标"),
     "sweep.axis_v": ("V (chunks per rank)", "V（每个 rank 的虚拟段数）"),
     "sweep.axis_bubble": ("bubble (one iteration)", "气泡占比（单次迭代）"),
