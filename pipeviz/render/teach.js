@@ -117,13 +117,14 @@
     refs.ops.selected.indices = indices;
   }
 
+  // Box j is an op of micro-batch mb (an F&B pair is an op of both of its micro-batches).
+  function isOf(d, j, mb) { return d.mb[j] === mb || (d.kind[j] === FB && d.mb2[j] === mb); }
+
   // The boxes of micro-batch mb that stand for one op each (a run of narrow ops
   // merged into one box is not its own: the reader zooms in to follow one).
   function opsOf(d, mb) {
     var out = [], n = d.mb.length;
-    for (var j = 0; j < n; j++) {
-      if (d.count[j] === 1 && (d.mb[j] === mb || (d.kind[j] === FB && d.mb2[j] === mb))) out.push(j);
-    }
+    for (var j = 0; j < n; j++) if (d.count[j] === 1 && isOf(d, j, mb)) out.push(j);
     return out;
   }
 
@@ -145,18 +146,11 @@
     st.ours = null;
     if (ours !== null && same(ours, idx)) return;
     st.why = false; // a tap on the ops: what a gap said is replaced
-    if (!idx.length) {
-      st.following = null;
-      say(refs, idleNote(refs));
-      return;
-    }
-    var i = idx[0], mb = d.mb[i];
+    if (!idx.length) return unfollow(refs, idleNote(refs)); // a tap on empty space
+    var i = idx[0];
     if (d.count[i] > 1) return unfollow(refs, fill(words(refs)['follow.merged'], { count: d.count[i] }));
-    if (st.following !== null && idx.length === 1 && (mb === st.following ||
-        (d.kind[i] === FB && d.mb2[i] === st.following))) {
-      return unfollow(refs, idleNote(refs));
-    }
-    follow(refs, mb);
+    if (st.following !== null && idx.length === 1 && isOf(d, i, st.following)) return unfollow(refs, idleNote(refs));
+    follow(refs, d.mb[i]);
   }
 
   function onBubblesSelected(refs) {
