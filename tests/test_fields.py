@@ -27,13 +27,28 @@ def test_out_of_range_numbers_are_clamped_with_a_note():
     ]
 
 
+def test_a_cost_that_may_be_zero_is_zero_or_at_least_the_engines_smallest():
+    # The engine takes tw, comm and t_fb as 0 or from costs.COST_MIN (1e-06): a URL
+    # value between opens the nearer valid view, never one the engine refuses.
+    from pipeviz.view.state import config
+
+    updates, notes = parse("?tw=5e-324&comm=7e-7&tfb=1e-6")
+    assert updates == {"tw": 0.0, "comm": 1e-06, "tfb": 1e-06}
+    assert texts(notes) == [
+        "URL: tw=5e-324 is outside 0, 1e-06..1000; clamped to 0",
+        "URL: comm=7e-7 is outside 0, 1e-06..1000; clamped to 1e-06",
+    ]
+    state = {**{k: f.default for k, f in FIELDS.items()}, **updates}
+    assert config(state).costs.as_dict() == {"tf": 1.0, "tb": 1.0, "tw": 0.0, "comm": 1e-06, "tfb": 1e-06}
+
+
 def test_non_numbers_and_unknown_names_are_ignored_with_a_note():
     updates, notes = parse("?P=abc&V=2.5&comm=nan&schedule=__import__('os')&x=1&P=²&m=①&tb=٣")
     assert updates == {}
     got = texts(notes)
     assert "URL: P='abc' is not a whole number in 1..32; ignored" in got
     assert "URL: V='2.5' is not a whole number in 1..8; ignored" in got
-    assert "URL: comm='nan' is not a number in 0..1000; ignored" in got
+    assert "URL: comm='nan' is not a number in 0, 1e-06..1000; ignored" in got
     assert "URL: P='²' is not a whole number in 1..32; ignored" in got
     assert "URL: m='①' is not a whole number in 1..128; ignored" in got
     assert "URL: tb='٣' is not a number in 0.01..1000; ignored" in got

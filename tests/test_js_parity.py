@@ -398,9 +398,10 @@ def url_cases() -> list[tuple[str, str]]:
     rng = random.Random(SEED + 2)
     cases = [(q, "") for q in HOSTILE] + [("", "#" + q[1:]) for q in HOSTILE]
     cases += [(rng.choice(HOSTILE), f) for f in FRAGMENTS for _ in range(3)]
-    tokens = ["P", "m", "V", "tf", "schedule", "preset", "unit", "lang", "__proto__", "toString", "x", "%50", "P%00"]
+    tokens = ["P", "m", "V", "tf", "tw", "comm", "schedule", "preset", "unit", "lang", "__proto__", "toString", "x", "%50",
+              "P%00"]
     values = ["5", "0", "-1", "1e3", "٣", "²", "①", "abc", "<i>", "%3C", "gpipe", "zb-v", "zh", "chunks", "article",
-              "9" * 50, "", "+", "1.5", ".5", "nan", "%F0%9F%98%80", "\U0001F600" * 41]
+              "9" * 50, "", "+", "1.5", ".5", "nan", "5e-324", "7e-7", "4e-7", "%F0%9F%98%80", "\U0001F600" * 41]
     for _ in range(150):
         parts = [f"{rng.choice(tokens)}={rng.choice(values)}" for _ in range(rng.randint(1, 6))]
         half = rng.randint(0, len(parts))

@@ -47,6 +47,14 @@
     return cp.length <= MAX_RAW ? raw : cp.slice(0, MAX_RAW).join('') + '\u2026';
   }
 
+  // The valid value nearest to a number (Field.nearest): clamped to the range, and a
+  // value between 0 and the field's least non-zero value moved to the nearer of the two.
+  function nearest(f, value) {
+    var x = pyMin(pyMax(value, f.low), f.high);
+    if (f.least !== null && x > 0 && x < f.least) x = x < f.least / 2 ? 0 : f.least;
+    return x;
+  }
+
   // [value, note]: value null when it is ignored.
   function readValue(f, raw) {
     if (codePoints(raw).length > f.maxLen) {
@@ -65,7 +73,7 @@
     if (value === null || (f.kind === 'int' && !Number.isInteger(value))) {
       return [null, T.msg(f.kind === 'int' ? 'url.not_whole' : 'url.not_number', { key: f.name, value: raw, valid: f.rangeText })];
     }
-    var clamped = pyMin(pyMax(value, f.low), f.high);
+    var clamped = nearest(f, value);
     var typed = f.kind === 'int' ? Math.trunc(clamped) : clamped;
     if (clamped !== value) {
       var to = f.kind === 'int' ? typed : T.float(typed);

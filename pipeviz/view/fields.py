@@ -20,6 +20,7 @@ import re
 from dataclasses import dataclass
 from urllib.parse import parse_qsl, quote
 
+from ..costs import COST_MIN
 from ..encoder import PLACES as ENCODER_PLACES
 from ..registry import NAMES
 from ..text import Msg, msg, strings
@@ -35,6 +36,9 @@ class Field:
     low: float | None = None  # int and float
     high: float | None = None
     step: float | None = None  # the widget's step
+    # A float that may be 0 but is otherwise at least this (a cost the engine takes as
+    # 0 or from costs.COST_MIN): a URL value between is moved to the nearer of the two.
+    least: float | None = None
     choices: tuple[str, ...] = ()  # choice
     in_url: bool = True
     max_len: int = MAX_RAW  # longer URL values are not read
@@ -52,13 +56,22 @@ class Field:
             return "0, 1"
         if self.kind == "text":  # read as it is; its own module checks it
             return f"text of at most {self.max_len} characters"
+        if self.least is not None:
+            return f"{_fmt(self.low)}, {_fmt(self.least)}..{_fmt(self.high)}"
         return f"{_fmt(self.low)}..{_fmt(self.high)}"
+
+    def nearest(self, value: float) -> float:
+        """The valid value nearest to `value` (a number in range, or clamped to it)."""
+        x = min(max(value, self.low), self.high)
+        if self.least is not None and 0 < x < self.least:
+            x = 0.0 if x < self.least / 2 else self.least
+        return x
 
     def as_data(self) -> dict:
         return {
             "name": self.name, "kind": self.kind, "default": self.default, "low": self.low, "high": self.high,
-            "step": self.step, "choices": list(self.choices), "inUrl": self.in_url, "rangeText": self.range_text,
-            "maxLen": self.max_len,
+            "step": self.step, "least": self.least, "choices": list(self.choices), "inUrl": self.in_url,
+            "rangeText": self.range_text, "maxLen": self.max_len,
         }
 
 
@@ -80,10 +93,10 @@ register(
     Field(name="V", kind="int", default=1, low=1, high=8, step=1),
     Field(name="tf", kind="float", default=1.0, low=0.01, high=1000, step=0.1),
     Field(name="tb", kind="float", default=1.0, low=0.01, high=1000, step=0.1),
-    Field(name="tw", kind="float", default=1.0, low=0, high=1000, step=0.1),
-    Field(name="comm", kind="float", default=0.0, low=0, high=1000, step=0.1),
+    Field(name="tw", kind="float", default=1.0, low=0, high=1000, step=0.1, least=COST_MIN),
+    Field(name="comm", kind="float", default=0.0, low=0, high=1000, step=0.1, least=COST_MIN),
     # An overlapped F&B (DualPipe-V); 0 stands for t_f + t_b + t_w, no gain from overlapping.
-    Field(name="tfb", kind="float", default=0.0, low=0, high=1000, step=0.1),
+    Field(name="tfb", kind="float", default=0.0, low=0, high=1000, step=0.1, least=COST_MIN),
     Field(name="unit", kind="choice", default="micro-batches", choices=("micro-batches", "chunks")),
     Field(name="lang", kind="choice", default="en", choices=("en", "zh")),
     # The article's closing section: an encoder in the bubbles (pipeviz.encoder) and
@@ -167,7 +180,7 @@ def read_value(f: Field, raw: str) -> tuple[object, Msg | None]:
     if value is None or (f.kind == "int" and not value.is_integer()):
         key = "url.not_whole" if f.kind == "int" else "url.not_number"
         return None, msg(key, key=f.name, value=raw, valid=f.range_text)
-    clamped = min(max(value, f.low), f.high)
+    clamped = f.nearest(value)
     typed = int(clamped) if f.kind == "int" else float(clamped)
     if clamped != value:
         return typed, msg("url.clamped", key=f.name, value=raw, valid=f.range_text, to=typed)
