@@ -52,6 +52,8 @@ def layout(res: Result, lang: str = "en", width: int = 1200, inflight: bool = Fa
     tl.sizing_mode = "fixed"
     tl.width = timeline_width
     tl.toolbar_location = None
+    head, summary = teach.slide_texts(res, lang)
+    figs.models["slide_readout"].text, figs.models["slide_summary"].text = head, summary
     for name in ("slide_legend", "slide_readout", "slide_summary"):
         figs.models[name].visible = True
     extra = 30 + 26 * (2 if not projector else 3)  # the legend and the readout's two lines, below the plot

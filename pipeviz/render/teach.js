@@ -10,8 +10,9 @@
  *              followed through zooms, resizes and new parameters while it exists;
  *              a box of merged narrow ops asks the reader to zoom in
  *   play       a cursor over the timeline: play/pause, a time slider to scrub (the
- *              cursor line can be dragged too), a speed; ops after the cursor are
- *              covered, the in-flight bars show the count at the cursor's time
+ *              cursor line can be dragged too; its header is the clock), a speed; ops
+ *              after the cursor are covered, the in-flight bars show the count at the
+ *              cursor's time
  *   download   the timeline and the in-flight bars, with the legend and the readout,
  *              as one PNG made in the browser
  *
@@ -229,9 +230,10 @@
     if (any) model.setv(changes);
   }
 
-  // Draw the cursor where the time slider is.
+  // Draw the cursor where the time slider is. (The clock is the slider's own header:
+  // render/teach.py's CLOCK_JS formats its value.)
   function showCursor(refs) {
-    var t = refs.time.value, on = active(refs), w = words(refs);
+    var t = refs.time.value, on = active(refs);
     refs.cursors.forEach(function (span) { setIf(span, { location: t, visible: on }); });
     refs.curtains.forEach(function (box) { setIf(box, { left: t, visible: on }); });
     setIf(refs.bars_dim, { visible: on });
@@ -239,27 +241,13 @@
     // frame would make the bars' plot measure its ranges and layout again each time.
     var bars = on ? countsAt(refs, t) : { rank: [], zero: [], held: [], total: [] }, now = refs.cursor_bars.data;
     if (!sameColumns(now, bars)) refs.cursor_bars.data = bars;
-    setClock(refs, fill(w['play.time'], { t: num(t), makespan: num(refs.time.end) }));
   }
 
-  // The clock's text. While playing, straight into the Div's element: a Bokeh Div
-  // whose text changes is laid out again, and so is the whole document with it, every
-  // plot repainted (measured: 7 frames a second at the defaults instead of 60). The
-  // model gets the text whenever the cursor rests (pause, end, scrub).
-  function setClock(refs, text) {
-    var st = state(refs);
-    if (st.playing && refs.play.active) {
-      var view = root.Bokeh && root.Bokeh.index.find_one(refs.clock);
-      if (view && view.markup_el) {
-        view.markup_el.textContent = text;
-        return;
-      }
-    }
-    if (refs.clock.text !== text) refs.clock.text = text;
-    else if (st.playing === false) { // the element may hold a newer time than the model: show the model's
-      var v = root.Bokeh && root.Bokeh.index.find_one(refs.clock);
-      if (v && v.markup_el && v.markup_el.textContent !== text) v.markup_el.textContent = text;
-    }
+  // Bokeh writes the slider's header when its value or title changes; a new end (the
+  // makespan) under a cursor that stays where it was needs the header written again.
+  function showClock(refs) {
+    refs.time.show_value = false;
+    refs.time.show_value = true;
   }
 
   function sameColumns(a, b) {
@@ -295,7 +283,7 @@
   function onPlay(refs) {
     var st = state(refs);
     playLabel(refs);
-    if (!refs.play.active) { st.playing = false; showCursor(refs); return; } // at rest: the clock's model
+    if (!refs.play.active) { st.playing = false; showCursor(refs); return; }
     if (st.playing) return;
     if (!active(refs)) refs.time.value = 0; // at the end: play from the start
     st.playing = true;
@@ -310,6 +298,7 @@
       var wasAtEnd = st.ends >= 0 && refs.time.value >= st.ends - 1e-9 * Math.max(1, st.ends);
       st.ends = end; // (the first time, in the served app, the end came before this code ran)
       if (wasAtEnd || refs.time.value > end) { refs.time.value = end; return; }
+      if (refs.time.value < end) showClock(refs); // at the end, the header came with the value
     }
     if (refs.time.value < 0) { refs.time.value = 0; return; }
     showCursor(refs);
@@ -329,6 +318,9 @@
     var slide = refs.slide;
     var views = [refs.timeline, refs.inflight].map(function (m) { return root.Bokeh.index.find_one(m); });
     if (!views[0]) return Promise.resolve(null);
+    var texts = refs.slide_texts.data;
+    slide[1].text = texts.head.length ? texts.head[0] : '';
+    slide[2].text = texts.summary.length ? texts.summary[0] : '';
     slide.forEach(function (m) { m.visible = true; });
     return nextFrame().then(nextFrame).then(function () {
       var layers = views.filter(Boolean).map(function (v) { return v.export('png', true); });

@@ -27,6 +27,7 @@ from bokeh.models import (
     ColumnDataSource,
     CustomJS,
     CustomJSHover,
+    CustomJSTickFormatter,
     Div,
     Legend,
     LegendItem,
@@ -52,9 +53,20 @@ SOURCES = {
     "cursor_steps": ["what", "rank", "time", "value"],
     "cursor_bars": ["rank", "zero", "held", "total"],
     "teach_words": ["key", "text"],
+    "slide_texts": ["head", "summary"],  # the slide's readout: set into its titles only for a figure
 }
 SPEED_LABELS = ["¼×", "½×", "1×", "2×", "4×"]  # teach.js's SPEEDS
 CURSOR = "#222222"
+# The clock: the time slider shows its value as "12.5 of 33" ("play.time" from the
+# teach_words source; the makespan is the slider's end, and at most three decimals as
+# render/teach.js writes times). Bokeh re-formats the slider's header when its value
+# or title changes, a text write; a Div's new text would lay the whole document out
+# again, every plot measured (13 ms of a 36 ms keypress-to-repaint at the defaults).
+CLOCK_JS = """
+var d = words.data, i = d.key.indexOf('play.time');
+var num = function (x) { return String(Math.round(x * 1000) / 1000); };
+return i < 0 ? '' : String(d.text[i]).replace('{t}', num(tick)).replace('{makespan}', num(time.end));
+"""
 
 
 def library() -> str:
@@ -139,6 +151,8 @@ def add(figs) -> None:
     legend = Legend(items=keys, orientation="horizontal", location="center", name="slide_legend", visible=False,
                     border_line_alpha=0)
     tl.add_layout(legend, "below")
+    # Their text is set only when a figure is made (render/teach.js's download,
+    # figure.py): a title's new text lays the timeline out again.
     readout = Title(text="", name="slide_readout", visible=False, text_font_style="bold")
     summary = Title(text="", name="slide_summary", visible=False, text_font_style="normal")
     tl.add_layout(readout, "below")
@@ -146,19 +160,20 @@ def add(figs) -> None:
 
     # Controls.
     play = Toggle(label="▶", active=False, name="play_toggle", width=110, syncable=False)
-    time = Slider(start=0, end=1, value=1, step=0.001, show_value=False, title="", name="play_time",
-                  sizing_mode="stretch_width", syncable=False)
+    time = Slider(start=0, end=1, value=1, step=0.001, show_value=True, title="time", name="play_time", tooltips=False,
+                  sizing_mode="stretch_width", syncable=False, styles={"font-variant-numeric": "tabular-nums"})
+    time.format = CustomJSTickFormatter(args=dict(words=src["teach_words"], time=time), code=CLOCK_JS,
+                                        name="play_clock")
     # Widths that fit a phone (a 360 px screen leaves the charts about 340 px).
     speed = RadioButtonGroup(labels=SPEED_LABELS, active=2, name="play_speed", width=195, syncable=False)
-    clock = Div(text="", name="play_clock", width=130, syncable=False, styles={"font-variant-numeric": "tabular-nums"})
     download = Button(label="PNG", name="download", sizing_mode="stretch_width", max_width=220)
     why = Div(text="", name="why", sizing_mode="stretch_width", syncable=False,
               styles={"font-size": "13px", "min-height": "1.5em"}, html_attributes={"role": "status"})
     refs = dict(
         ops=src["ops"], bubbles=src["bubbles"], waits=src["waits"], mb_ops=src["mb_ops"], words=src["teach_words"],
         critical=src["critical_path"], steps=src["cursor_steps"], bars=src["bars"], cursor_bars=src["cursor_bars"],
-        why=why, play=play, time=time, speed=speed, clock=clock, cursors=cursors, curtains=curtains, bars_dim=bars_dim,
-        download=download, timeline=tl, inflight=bars, slide=[legend, readout, summary],
+        why=why, play=play, time=time, speed=speed, cursors=cursors, curtains=curtains, bars_dim=bars_dim,
+        download=download, timeline=tl, inflight=bars, slide=[legend, readout, summary], slide_texts=src["slide_texts"],
     )
     handler = CustomJS(args=dict(refs=refs), code=lib + "\nPipevizTeach.on(refs, cb_obj);")
     src["ops"].selected.js_on_change("indices", handler)
@@ -183,10 +198,10 @@ def add(figs) -> None:
     from .figures import FONT  # here: figures imports this module
 
     sweep.add(figs, FONT)
-    figs.play_controls = column(row(play, time, clock, sizing_mode="stretch_width"),
+    figs.play_controls = column(row(play, time, sizing_mode="stretch_width"),
                                 row(speed, download, sizing_mode="stretch_width"), why, name="play_controls",
                                 sizing_mode="stretch_width")
-    for model in [*figs.sources.values(), why, play, time, speed, clock, download, legend, readout, summary,
+    for model in [*figs.sources.values(), why, play, time, time.format, speed, download, legend, readout, summary,
                   why_format, bars_dim, *cursors, *curtains, *keys, *tl.tools]:
         if model.name:
             figs.models.setdefault(model.name, model)

@@ -154,15 +154,11 @@
   }
 
   function props(res, state, lang) {
-    var makespan = res.metrics.makespan, end = Math.max(makespan, 1e-9), slide = slideTexts(res, lang);
-    var height = timelineHeight(res.config.P, !!state.projector);
+    var end = Math.max(res.metrics.makespan, 1e-9), height = timelineHeight(res.config.P, !!state.projector);
     var out = {
       play_time: { end: end, value: end, step: end / 1000 },
-      play_clock: { text: T.fill('play.time', lang, { t: T.float(makespan), makespan: T.float(makespan) }) },
       timeline: { height: height },
       inflight: { height: height },
-      slide_readout: { text: slide[0] },
-      slide_summary: { text: slide[1] },
       legend_W: { visible: res.order.hasW },
     };
     [texts(lang), sizes(state)].forEach(function (more) {
@@ -185,11 +181,12 @@
   }
 
   function figureView(res, state, lang) {
-    var crit = critical(res, !!state.critical);
+    var crit = critical(res, !!state.critical), slide = slideTexts(res, lang);
     return {
       sources: {
         waits: waits(res), mb_ops: mbOps(res), critical_path: crit[0], critical_links: crit[1],
         cursor_steps: cursorSteps(res, state.unit), teach_words: words(lang),
+        slide_texts: { head: [slide[0]], summary: [slide[1]] },
       },
       props: props(res, state, lang),
     };
@@ -200,7 +197,7 @@
   function draw(explorer, res, lang) {
     var st = explorer.values, doc = explorer.doc, view = figureView(res, st, lang), drawn = explorer.drawn;
     var from = { waits: [res], mb_ops: [res], critical_path: [res, !!st.critical], critical_links: [res, !!st.critical],
-      cursor_steps: [res, st.unit], teach_words: [lang] };
+      cursor_steps: [res, st.unit], teach_words: [lang], slide_texts: [res, lang] };
     Object.keys(from).forEach(function (name) {
       var key = 'teach:' + name;
       if (X.same(drawn[key], from[name])) return;

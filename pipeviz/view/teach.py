@@ -192,18 +192,14 @@ def timeline_height(P: int, projector: bool) -> int:
 
 
 def props(res: Result, state: dict, lang: str) -> dict:
-    head, summary = slide_texts(res, lang)
     height = timeline_height(res.config.P, bool(state.get("projector")))
-    makespan = res.metrics.makespan
-    end = max(makespan, 1e-9)
+    end = max(res.metrics.makespan, 1e-9)
     out = {
-        # The cursor starts at the end (the whole iteration drawn); the browser keeps it there.
+        # The cursor starts at the end (the whole iteration drawn); the browser keeps it
+        # there. Its header is the clock (render/teach.CLOCK_JS).
         "play_time": {"end": end, "value": end, "step": end / 1000},
-        "play_clock": {"text": fill("play.time", lang, t=makespan, makespan=makespan)},
         "timeline": {"height": height},
         "inflight": {"height": height},
-        "slide_readout": {"text": head},
-        "slide_summary": {"text": summary},
         "legend_W": {"visible": res.order.has_w},
     }
     for name, attrs in [*texts(lang).items(), *sizes(state).items()]:
@@ -221,6 +217,7 @@ def texts(lang: str) -> dict:
         "legend_idle": {"label": {"value": t("legend.idle")}},
         "download": {"label": t("teach.download")},
         "play_toggle": {"label": t("play.play")},
+        "play_time": {"title": t("play.clock")},
         "why": {"text": t("why.hint")},
         "tool_pan": {"description": t("tool.pan")},
         "tool_zoom": {"description": t("tool.zoom")},
@@ -245,6 +242,7 @@ def mb_ops(res: Result) -> dict[str, np.ndarray]:
 
 def figure_view(res: Result, state: dict, lang: str = "en") -> dict:
     boxes, links = critical(res, bool(state.get("critical")))
+    head, summary = slide_texts(res, lang)
     return {
         "sources": {
             "waits": waits(res),
@@ -253,6 +251,7 @@ def figure_view(res: Result, state: dict, lang: str = "en") -> dict:
             "critical_links": links,
             "cursor_steps": cursor_steps(res, state.get("unit", "micro-batches")),
             "teach_words": words(lang),
+            "slide_texts": {"head": [head], "summary": [summary]},
         },
         "props": props(res, state, lang),
     }
@@ -283,7 +282,8 @@ strings({
                       "关键路径：{n} 个操作，每一环都紧接着上一环；总长度就是总时长 {makespan}。"),
     "play.play": ("▶ Play", "▶ 播放"),
     "play.pause": ("❚❚ Pause", "❚❚ 暂停"),
-    "play.time": ("time {t} of {makespan}", "时间 {t} / {makespan}"),
+    "play.clock": ("time", "时间"),
+    "play.time": ("{t} of {makespan}", "{t} / {makespan}"),
     "play.speed": ("Speed", "速度"),
     "legend.idle": ("idle (bubble)", "空闲（气泡）"),
     "slide.head": ("{title}, P={P}, m={m}, V={V}: {bubble}", "{title}，P={P}，m={m}，V={V}：{bubble}"),
