@@ -40,6 +40,7 @@ def layout(res: Result, lang: str = "en", width: int = 1200, inflight: bool = Fa
     """The Bokeh layout of the figure (a fixed size: `width` pixels wide)."""
     from bokeh.layouts import row
 
+    from .render import teach as render_teach
     from .render.figures import BORDER_LEFT, Figures
 
     timeline_width = width - (BARS_WIDTH if inflight else 0)
@@ -54,10 +55,10 @@ def layout(res: Result, lang: str = "en", width: int = 1200, inflight: bool = Fa
     tl.toolbar_location = None
     head, summary = teach.slide_texts(res, lang)
     figs.models["slide_readout"].text, figs.models["slide_summary"].text = head, summary
+    render_teach.add_slide_legend(figs)
     for name in ("slide_legend", "slide_readout", "slide_summary"):
         figs.models[name].visible = True
-    extra = 30 + 26 * (2 if not projector else 3)  # the legend and the readout's two lines, below the plot
-    tl.height += extra
+    tl.height += teach.slide_extra(projector)  # the legend and the readout's lines, below the plot
     if not inflight:
         return tl
     bars = figs.inflight

@@ -339,6 +339,11 @@ def test_the_download_button_saves_the_figure_as_png(page, explorer):
     path = info.value.path()
     data = open(path, "rb").read()
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 10_000
+    # The legend and the readout lines are added below a timeline of its usual height
+    # (IHDR: width and height, big-endian), which the page then has again.
+    height = teach.timeline_height(4, False)
+    assert int.from_bytes(data[20:24], "big") == height + teach.slide_extra(False)
+    assert model(page, "timeline", "height") == model(page, "inflight", "height") == height
     # The slide's legend and readout are shown only in the figure.
     assert model(page, "slide_readout", "visible") is False
     assert model(page, "slide_readout", "text").startswith("1F1B, P=4, m=8, V=1: Bubble (one iteration): 27.27%")

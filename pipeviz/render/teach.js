@@ -314,6 +314,20 @@
 
   function nextFrame() { return new Promise(function (ok) { root.requestAnimationFrame(function () { ok(); }); }); }
 
+  // The slide's legend joins the timeline only for a figure (render/teach.py's
+  // add_slide_legend): below the axis, above the readout; its view is built later.
+  function showLegend(refs, on) {
+    var tl = refs.timeline, legend = refs.slide[0], below = tl.below.filter(function (m) { return m !== legend; });
+    if (on) below.splice(Math.max(below.indexOf(refs.slide[1]), 0), 0, legend);
+    tl.below = below;
+  }
+
+  function viewOf(model, frames) {
+    var view = root.Bokeh.index.find_one(model);
+    if (view || frames <= 0) return Promise.resolve(view);
+    return nextFrame().then(function () { return viewOf(model, frames - 1); });
+  }
+
   function download(refs, name) {
     var slide = refs.slide;
     var views = [refs.timeline, refs.inflight].map(function (m) { return root.Bokeh.index.find_one(m); });
@@ -321,10 +335,22 @@
     var texts = refs.slide_texts.data;
     slide[1].text = texts.head.length ? texts.head[0] : '';
     slide[2].text = texts.summary.length ? texts.summary[0] : '';
-    slide.forEach(function (m) { m.visible = true; });
-    return nextFrame().then(nextFrame).then(function () {
+    // The legend and the readout take room below the timeline: both plots grow by it,
+    // the bars' below their axis, so the two keep their rows side by side.
+    var tl = refs.timeline, bars = refs.inflight, extra = texts.extra.length ? texts.extra[0] : 0;
+    var was = { height: tl.height, barsHeight: bars.height, border: bars.min_border_bottom };
+    var barsView = views[1], below = barsView ? barsView.bbox.height - barsView.frame.bbox.bottom : 0;
+    showLegend(refs, true);
+    return viewOf(slide[0], 60).then(function () {
+      slide.forEach(function (m) { m.visible = true; });
+      tl.height = was.height + extra;
+      bars.setv({ height: was.barsHeight + extra, min_border_bottom: below + extra });
+    }).then(nextFrame).then(nextFrame).then(function () {
       var layers = views.filter(Boolean).map(function (v) { return v.export('png', true); });
       slide.forEach(function (m) { m.visible = false; });
+      showLegend(refs, false);
+      tl.height = was.height;
+      bars.setv({ height: was.barsHeight, min_border_bottom: was.border });
       var canvas = root.document.createElement('canvas');
       canvas.width = layers.reduce(function (s, l) { return s + l.canvas.width; }, 0);
       canvas.height = layers.reduce(function (h, l) { return Math.max(h, l.canvas.height); }, 0);

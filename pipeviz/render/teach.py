@@ -53,7 +53,7 @@ SOURCES = {
     "cursor_steps": ["what", "rank", "time", "value"],
     "cursor_bars": ["rank", "zero", "held", "total"],
     "teach_words": ["key", "text"],
-    "slide_texts": ["head", "summary"],  # the slide's readout: set into its titles only for a figure
+    "slide_texts": ["head", "summary", "extra"],  # the slide's readout (set into its titles for a figure) and its room
 }
 SPEED_LABELS = ["¼×", "½×", "1×", "2×", "4×"]  # teach.js's SPEEDS
 CURSOR = "#222222"
@@ -72,6 +72,15 @@ return i < 0 ? '' : String(d.text[i]).replace('{t}', num(tick)).replace('{makesp
 def library() -> str:
     """render/teach.js, as installed."""
     return resources.files("pipeviz").joinpath("render", "teach.js").read_text(encoding="utf-8")
+
+
+def add_slide_legend(figs) -> None:
+    """Put the slide's legend below the timeline, between its axis and the readout (a
+    figure; render/teach.js's download does the same in the browser)."""
+    tl, legend = figs.timeline, figs.models["slide_legend"]
+    below = list(tl.below)
+    i = below.index(figs.models["slide_readout"])
+    tl.below = [*below[:i], legend, *below[i:]]
 
 
 def _renderer_of(fig, source):
@@ -150,7 +159,8 @@ def add(figs) -> None:
     keys.append(LegendItem(label="idle", renderers=[idle], name="legend_idle"))
     legend = Legend(items=keys, orientation="horizontal", location="center", name="slide_legend", visible=False,
                     border_line_alpha=0)
-    tl.add_layout(legend, "below")
+    # Not on the timeline until a figure is made (add_slide_legend): a legend measures
+    # its place in the page at every paint of its plot, hidden or not (1 ms a keypress).
     # Their text is set only when a figure is made (render/teach.js's download,
     # figure.py): a title's new text lays the timeline out again.
     readout = Title(text="", name="slide_readout", visible=False, text_font_style="bold")

@@ -148,6 +148,9 @@
     return out;
   }
 
+  // The room a figure's legend and readout lines take below the timeline, in px.
+  function slideExtra(projector) { return D.slideLegendPx + D.slideLinePx * (projector ? 3 : 2); }
+
   function timelineHeight(P, projector) {
     if (!projector) return X.columns.timelineHeight(P);
     return Math.floor(Math.max(220, Math.min(900, 130 + C.rowPx * D.projectorScale * P)));
@@ -186,7 +189,7 @@
       sources: {
         waits: waits(res), mb_ops: mbOps(res), critical_path: crit[0], critical_links: crit[1],
         cursor_steps: cursorSteps(res, state.unit), teach_words: words(lang),
-        slide_texts: { head: [slide[0]], summary: [slide[1]] },
+        slide_texts: { head: [slide[0]], summary: [slide[1]], extra: [slideExtra(!!state.projector)] },
       },
       props: props(res, state, lang),
     };
@@ -197,7 +200,7 @@
   function draw(explorer, res, lang) {
     var st = explorer.values, doc = explorer.doc, view = figureView(res, st, lang), drawn = explorer.drawn;
     var from = { waits: [res], mb_ops: [res], critical_path: [res, !!st.critical], critical_links: [res, !!st.critical],
-      cursor_steps: [res, st.unit], teach_words: [lang], slide_texts: [res, lang] };
+      cursor_steps: [res, st.unit], teach_words: [lang], slide_texts: [res, lang, !!st.projector] };
     Object.keys(from).forEach(function (name) {
       var key = 'teach:' + name;
       if (X.same(drawn[key], from[name])) return;

@@ -42,6 +42,8 @@ FONTS = {
     "label": (10, 16),
     "legend": (13, 20),
 }
+# A figure's legend, and each line of its readout (the projector's wraps to three), in px.
+SLIDE_LEGEND_PX, SLIDE_LINE_PX = 30, 26
 # The models whose text the projector enlarges.
 # The micro-batch labels' two glyphs, black and white (render/figures.py draws one of each).
 LABEL_GLYPHS = ("labels_glyph_dark", "labels_glyph_light")
@@ -185,6 +187,11 @@ def sizes(state: dict) -> dict:
     return out
 
 
+def slide_extra(projector: bool) -> int:
+    """The room a figure's legend and readout lines take below the timeline, in px."""
+    return SLIDE_LEGEND_PX + SLIDE_LINE_PX * (3 if projector else 2)
+
+
 def timeline_height(P: int, projector: bool) -> int:
     if not projector:
         return columns.timeline_height(P)
@@ -251,7 +258,7 @@ def figure_view(res: Result, state: dict, lang: str = "en") -> dict:
             "critical_links": links,
             "cursor_steps": cursor_steps(res, state.get("unit", "micro-batches")),
             "teach_words": words(lang),
-            "slide_texts": {"head": [head], "summary": [summary]},
+            "slide_texts": {"head": [head], "summary": [summary], "extra": [slide_extra(bool(state.get("projector")))]},
         },
         "props": props(res, state, lang),
     }
@@ -307,6 +314,6 @@ def as_data() -> dict:
         "projectorScale": PROJECTOR_SCALE, "waitsOther": WAITS_OTHER, "waitsOwn": WAITS_OWN, "waitsEnd": WAITS_END,
         "wordKeys": list(WORD_KEYS), "kindLetters": KIND_LETTERS, "layoutSep": LAYOUT_SEP,
         "fonts": {k: list(v) for k, v in FONTS.items()}, "titles": list(TITLES), "axes": list(AXES),
-        "labelGlyphs": list(LABEL_GLYPHS),
+        "labelGlyphs": list(LABEL_GLYPHS), "slideLegendPx": SLIDE_LEGEND_PX, "slideLinePx": SLIDE_LINE_PX,
         "texts": {lang: texts(lang) for lang in LANGS},
     }
