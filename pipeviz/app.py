@@ -37,7 +37,7 @@ from .text import Msg, fill, template
 from .view import closing, columns, glance, memory_view, own_order, readouts, sweep, teach
 from .view.fields import FIELDS, PRESETS, encode
 from .view.fields import parse as parse_url
-from .view.state import ENGINE_FIELDS, config, normalize
+from .view.state import ENGINE_FIELDS, LATER_MS, config, normalize
 
 
 def _raw_query(query: str) -> dict[str, str]:
@@ -281,14 +281,16 @@ class Explorer(pn.viewable.Viewer):
         self._write_url()
 
     def _later(self) -> None:
-        """Run the secondary refresh in the session's next tick (once, however many
-        changes came first); at once when there is no session (tests, notebooks)."""
+        """Run the secondary refresh LATER_MS after this change (once, however many
+        changes come in between); at once when there is no session (tests, notebooks).
+        Not in the next tick: that came before Panel wrote the chart's message out, so
+        the browser waited for the table too, and painted both in one frame."""
         doc = pn.state.curdoc
         if doc is None or doc.session_context is None:
             self._refresh_secondary()
         elif not self._later_pending:
             self._later_pending = True
-            pn.state.execute(self._refresh_secondary, schedule=True)
+            doc.add_timeout_callback(self._refresh_secondary, LATER_MS)
 
     def _on_resize(self, attr, old, new) -> None:
         if self.result is not None:

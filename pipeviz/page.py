@@ -72,7 +72,7 @@ from .view import closing, columns, glance, lod, memory_view, palette, sweep, te
 from .view.columns import CHUNKS, LABEL_PX_PER_CHAR, ROW, ROW_PX
 from .view.fields import FIELDS, MAX_RAW, PRESETS, defaults
 from .view.readouts import LAYOUTS, MEMORY_HEAD, TABLE_HEAD
-from .view.state import ENGINE_FIELDS, V_STEP
+from .view.state import ENGINE_FIELDS, LATER_MS, V_STEP
 
 # The teaching toggles (view/teach.py's fields), shown as Bokeh toggles named after them.
 TOGGLES = ("critical", "projector")
@@ -110,7 +110,7 @@ def page_data() -> dict:
         "fields": [f.as_data() for f in FIELDS.values()],
         "presets": {name: p.values for name, p in PRESETS.items()},
         "url": {"maxRaw": MAX_RAW},
-        "rules": {"vStep": list(V_STEP), "engineFields": list(ENGINE_FIELDS)},
+        "rules": {"vStep": list(V_STEP), "engineFields": list(ENGINE_FIELDS), "laterMs": LATER_MS},
         "custom": {"name": custom.CUSTOM, "maxDepth": custom.MAX_DEPTH, "maxNumber": custom.MAX_NUMBER,
                    "maxText": custom.MAX_TEXT},
         "palette": palette.as_data(),

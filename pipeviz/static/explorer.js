@@ -55,11 +55,22 @@
     return ka.every(function (k) { return Object.prototype.hasOwnProperty.call(b, k) && same(a[k], b[k]); });
   }
 
-  // No rows before and none now, in the same columns (no stuck ops, no lines before balancing).
-  function emptyAsBefore(data, columns) {
+  // The same columns with the same values as a source shows (Bokeh holds them as a
+  // Map): then a new assignment would only make Bokeh process and repaint them again
+  // (the bars at most new m, no stuck ops, no lines before balancing). The first
+  // difference ends the comparison, so a changed source costs little more.
+  function sameData(data, columns) {
     var names = Object.keys(columns), shown = data instanceof Map ? data : new Map(Object.entries(data));
     if (names.length !== shown.size) return false;
-    return names.every(function (k) { return columns[k].length === 0 && shown.has(k) && shown.get(k).length === 0; });
+    return names.every(function (k) {
+      var a = shown.get(k), b = columns[k];
+      if (a === undefined || a.length !== b.length) return false;
+      for (var i = 0; i < b.length; i++) {
+        var x = a[i], y = b[i];
+        if (x !== y && !(x !== x && y !== y) && !same(x, y)) return false; // NaN is NaN; a multi-line's arrays
+      }
+      return true;
+    });
   }
 
   function configKey(cfg) {
@@ -300,7 +311,7 @@
     SOURCES.forEach(function (name) {
       if (same(self.drawn[name], from[name])) return;
       var source = doc.get_model_by_name(name);
-      if (!emptyAsBefore(source.data, view.sources[name])) source.data = view.sources[name]; // each set repaints
+      if (!sameData(source.data, view.sources[name])) source.data = view.sources[name]; // each set repaints
       self.drawn[name] = from[name];
     });
     Object.keys(view.props).forEach(function (name) {
@@ -367,17 +378,14 @@
     }
   };
 
-  // The table, the bars' key and the URL after the repaint (once, however many
-  // changes came first), so a slider's chart and readout are not kept waiting.
+  // The table, the bars' key, the sweep and the URL LATER_MS after a change (once,
+  // however many changes come in between: view/state.py), so a slider's chart and
+  // readout are not kept waiting and a drag does not repaint them every step.
   Explorer.prototype.later = function () {
     var self = this;
     if (this.laterPending) return;
     this.laterPending = true;
-    var run = function () { self.laterPending = false; self.secondary(); };
-    // After the frame that paints the change, and after what that frame queued.
-    var after = function () { root.setTimeout(run, 0); };
-    if (root.requestAnimationFrame) root.requestAnimationFrame(function () { root.setTimeout(after, 0); });
-    else run();
+    root.setTimeout(function () { self.laterPending = false; self.secondary(); }, DATA.rules.laterMs);
   };
 
   Explorer.prototype.secondary = function () {
@@ -438,6 +446,7 @@
 
   X.Explorer = Explorer;
   X.same = same;
+  X.sameData = sameData;
   X.get = function () { return explorer; };
   X.handle = function (doc, what, key) {
     if (what === 'ready') {

@@ -39,6 +39,10 @@ ENCODER_KNOBS = ("ef", "eb", "frozen")
 ENCODER_ON = "bubbles"
 # Rule 1's pair: V > 1 on the first is the second (1F1B is interleaved 1F1B with V = 1).
 V_STEP = ("1f1b", "interleaved")
+# Both explorers refresh the comparison table, the sweep and the URL this long after a
+# change (once, however many changes come in between): the chart and its readout are
+# sent and painted first, and a drag is not slowed by them (benchmarks/app.py, page.py).
+LATER_MS = 120
 
 
 def config(state: dict) -> Config:
