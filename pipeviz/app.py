@@ -309,6 +309,7 @@ class Explorer(pn.viewable.Viewer):
             self.figures.sources["ops"].data = boxes
             self.figures.sources["fb_halves"].data = columns.fb_halves(res, boxes)
             self.figures.relabel(columns.labels(res, px, window))
+            self.figures.sources["bubbles"].data = columns.bubbles(res, px, window)
 
     def label_px(self) -> float:
         """The width the micro-batch labels are fitted to (narrower when the projector enlarges them)."""

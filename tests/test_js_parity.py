@@ -618,16 +618,17 @@ JS_LOD = """([cases]) => JSON.stringify(cases.map(({cfg, px, w}) => {
   const span = res.metrics.makespan, win = w === null ? null : [w[0] * span, w[1] * span];
   const plain = (cols) => Object.fromEntries(Object.entries(cols).map(([k, v]) => [k, Array.from(v)]));
   const boxes = X.columns.ops(res, px, win);
-  return {ops: plain(boxes), fb: plain(X.columns.fbHalves(res, boxes)), labels: plain(X.columns.labels(res, px, win))};
+  return {ops: plain(boxes), fb: plain(X.columns.fbHalves(res, boxes)), labels: plain(X.columns.labels(res, px, win)),
+          gaps: plain(X.columns.bubbles(res, px, win))};
 }))"""
 
 
 def test_level_of_detail_matches_python(twin_page):
-    """The boxes and labels for full views and zoomed windows, merges included."""
+    """The boxes, labels and hatched gaps for full views and zoomed windows, merges included."""
     page, _ = twin_page
     cases = lod_cases()
     got = json.loads(page.evaluate(JS_LOD, [cases]))
-    exp, merged = [], 0
+    exp, merged, dropped = [], 0, 0
     for c in cases:
         res = run(Config(*c["cfg"]))
         span = res.metrics.makespan
@@ -637,8 +638,11 @@ def test_level_of_detail_matches_python(twin_page):
         lab = columns.labels(res, c["px"], win)
         exp.append({"ops": {k: v.tolist() for k, v in o.items()},
                     "fb": {k: v.tolist() for k, v in columns.fb_halves(res, o).items()},
-                    "labels": {k: (v.tolist() if hasattr(v, "tolist") else v) for k, v in lab.items()}})
+                    "labels": {k: (v.tolist() if hasattr(v, "tolist") else v) for k, v in lab.items()},
+                    "gaps": {k: v.tolist() for k, v in columns.bubbles(res, c["px"], win).items()}})
+        dropped += len(res.metrics.bubbles[0]) - len(exp[-1]["gaps"]["left"])
     assert merged > 1000  # the cases exercise merging, not only one box per op
+    assert dropped > 1000  # and gaps too narrow to hatch
     failures = compare(exp, got, [f"{c['cfg']} px={c['px']} window={c['w']}" for c in cases])
     assert not failures, f"{len(failures)} of {len(cases)} differ:\n" + "\n".join(failures[:10])
 

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from pipeviz import Config, run
 from pipeviz.view import lod
-from pipeviz.view.columns import chunk_of, full_window, ops
+from pipeviz.view.columns import bubbles, chunk_of, full_window, ops
 from pipeviz.view.palette import DISPLAY_KIND, MAX_CHUNKS
 
 PX = 816.0
@@ -19,6 +19,20 @@ PX = 816.0
 
 def colors(res) -> np.ndarray:
     return DISPLAY_KIND[res.order.kind] * MAX_CHUNKS + chunk_of(res)
+
+
+def check_gaps(res, window, px=PX):
+    """The hatched gaps for any window: exactly the engine's idle gaps at least
+    BUBBLE_PX wide there and within the culled window, each as it is."""
+    rank, start, end = res.metrics.bubbles
+    x0, x1 = window
+    span = x1 - x0
+    lo, hi = x0 - lod.CULL * span, x1 + lod.CULL * span
+    want = ((end - start) * px / span >= lod.BUBBLE_PX) & (end >= lo) & (start <= hi)
+    got = bubbles(res, px, window)
+    assert np.array_equal(got["left"], start[want]) and np.array_equal(got["right"], end[want])
+    assert np.array_equal(got["rank"], rank[want]) and np.array_equal(got["length"], (end - start)[want])
+    return got
 
 
 def check_boxes(res, window, px=PX):
@@ -51,6 +65,7 @@ def check_boxes(res, window, px=PX):
             assert time_by_color[int(box["color"][j])] == time_by_color.max()
     width_px = (box["right"] - box["left"]) * px / span
     assert np.array_equal(box["outline"] == 1, (box["count"] == 1) & (width_px >= lod.OUTLINE_PX))
+    check_gaps(res, window, px)
     return box
 
 
@@ -62,6 +77,8 @@ def test_sliders_ends_draw_far_fewer_boxes_without_outlines():
     assert len(box["left"]) <= 32 * PX / lod.MIN_PX
     assert box["outline"].sum() == 0  # nothing is wide enough for an outline: the colours show
     assert set(np.unique(box["color"]).tolist()) >= {0, MAX_CHUNKS, 7, MAX_CHUNKS + 7}  # F and B, chunks 0 and 7
+    # Of its 940 idle gaps, those under a pixel lie inside runs of narrow ops: not hatched.
+    assert len(res.metrics.bubbles[0]) == 940 and len(bubbles(res, PX)["left"]) < 120
 
 
 def test_the_defaults_are_one_box_per_op_with_outlines():
@@ -69,6 +86,7 @@ def test_the_defaults_are_one_box_per_op_with_outlines():
     box = check_boxes(res, full_window(res))
     assert np.array_equal(box["left"], res.timeline.start) and np.array_equal(box["right"], res.timeline.end)
     assert box["count"].tolist() == [1] * 64 and box["outline"].tolist() == [1.0] * 64
+    assert len(bubbles(res, PX)["left"]) == len(res.metrics.bubbles[0]) == 15  # every gap is hatched
 
 
 def test_zooming_in_brings_every_op_back():
@@ -81,6 +99,17 @@ def test_zooming_in_brings_every_op_back():
     assert zoomed["count"].max() == 1 and zoomed["outline"].min() == 1
     inside = (res.timeline.end >= window[0] - 4) & (res.timeline.start <= window[1] + 4)
     assert len(zoomed["left"]) == int(inside.sum())
+
+
+def test_zooming_in_hatches_the_narrow_gaps():
+    res = run(Config("interleaved", 32, 128, 8))
+    rank, start, end = res.metrics.bubbles
+    narrow = int(np.argmin(end - start))
+    gap = (int(rank[narrow]), float(start[narrow]))
+    full = bubbles(res, PX)
+    assert gap not in set(zip(full["rank"].tolist(), full["left"].tolist()))
+    zoomed = check_gaps(res, (start[narrow] - 1.0, end[narrow] + 1.0))
+    assert gap in set(zip(zoomed["rank"].tolist(), zoomed["left"].tolist()))
 
 
 CONFIGS = st.sampled_from([
@@ -112,8 +141,11 @@ def test_the_app_levels_again_when_the_timeline_is_zoomed():
     app = Explorer(schedule="interleaved", P=32, m=128, V=8)
     source = app.figures.sources["ops"]
     assert source.data["count"].max() > 1
+    gaps = app.figures.sources["bubbles"]
+    assert len(gaps.data["left"]) < len(app.result.metrics.bubbles[0])
     app.figures.timeline._trigger_event(RangesUpdate(app.figures.timeline, x0=10.0, x1=14.0, y0=31.5, y1=-0.5))
     assert source.data["count"].max() == 1 and source.data["outline"].min() == 1
+    assert np.array_equal(gaps.data["left"], bubbles(app.result, app.label_px(), (10.0, 14.0))["left"])
     assert len(app.figures.sources["labels"].data["text"]) > 0  # micro-batch numbers where boxes have room
     app.P = 31  # a new view opens at the full view again
     assert source.data["count"].max() > 1

@@ -198,15 +198,27 @@
     return { x: Float64Array.from(x), y: Float64Array.from(y), text: text, dark: Float64Array.from(dark) };
   }
 
-  function bubbles(res) {
-    var b = res.metrics.bubbles, n = b.rank.length;
-    var top = new Float64Array(n), bottom = new Float64Array(n), length = new Float64Array(n);
+  // The idle gaps hatched in the visible window (default: the full view): those at
+  // least LOD.bubblePx pixels wide there, within the window widened by LOD.cull.
+  function bubbles(res, plotPx, window) {
+    var b = res.metrics.bubbles, n = b.rank.length, w = window || fullWindow(res);
+    var span = Math.max(w[1] - w[0], 1e-300), px = Math.max(plotPx === undefined ? C.plotPx : plotPx, 1.0);
+    var lo = w[0] - LOD.cull * span, hi = w[1] + LOD.cull * span, keep = [];
     for (var i = 0; i < n; i++) {
-      top[i] = b.rank[i] - ROW;
-      bottom[i] = b.rank[i] + ROW;
-      length[i] = b.end[i] - b.start[i];
+      if ((b.end[i] - b.start[i]) * (px / span) >= LOD.bubblePx && b.end[i] >= lo && b.start[i] <= hi) keep.push(i);
     }
-    return { left: b.start, right: b.end, top: top, bottom: bottom, rank: b.rank, length: length };
+    var m = keep.length, out = { left: new Float64Array(m), right: new Float64Array(m), top: new Float64Array(m),
+      bottom: new Float64Array(m), rank: new Int32Array(m), length: new Float64Array(m) };
+    for (var j = 0; j < m; j++) {
+      var k = keep[j];
+      out.left[j] = b.start[k];
+      out.right[j] = b.end[k];
+      out.top[j] = b.rank[k] - ROW;
+      out.bottom[j] = b.rank[k] + ROW;
+      out.rank[j] = b.rank[k];
+      out.length[j] = b.end[k] - b.start[k];
+    }
+    return out;
   }
 
   // Peak in-flight per rank, stacked (awaiting B, then awaiting W only) where the
@@ -313,7 +325,7 @@
       fb_halves: fbHalves(res, boxes),
       stuck_ops: stuckColumns(res, lang),
       labels: labels(res, plotPx === undefined ? C.plotPx : plotPx),
-      bubbles: bubbles(res),
+      bubbles: bubbles(res, plotPx === undefined ? C.plotPx : plotPx),
       bars: inflightBars(res, unit),
       steps: inflightSteps(res),
       steps_before: inflightSteps(res, true),

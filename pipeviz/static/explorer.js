@@ -303,7 +303,7 @@
     var view = X.columns.figureView(res, unit, lang, px, mem, overTime);
     var bytes = mem === null ? null : this.memoryFor;
     var from = {
-      ops: [res, px, null], fb_halves: [res, px, null], stuck_ops: [res, lang], labels: [res, px, null], bubbles: [res],
+      ops: [res, px, null], fb_halves: [res, px, null], stuck_ops: [res, lang], labels: [res, px, null], bubbles: [res, px, null],
       bars: [res, unit], steps: [res, overTime, bytes], steps_before: [res, overTime, bytes],
       memory_bars: [res, bytes], memory_over: [res, bytes, lang],
     };
@@ -345,6 +345,10 @@
     if (!same(this.drawn.labels, from)) {
       this.doc.get_model_by_name('labels').data = X.columns.labels(res, px, win);
       this.drawn.labels = from;
+    }
+    if (!same(this.drawn.bubbles, from)) {
+      this.doc.get_model_by_name('bubbles').data = X.columns.bubbles(res, px, win);
+      this.drawn.bubbles = from;
     }
   };
 

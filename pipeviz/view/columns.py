@@ -135,8 +135,13 @@ def dark_labels(res: Result, keep: np.ndarray) -> np.ndarray:
     return dark[color].astype(np.float64)
 
 
-def bubbles(res: Result) -> dict[str, np.ndarray]:
+def bubbles(res: Result, plot_px: float = 816.0, window: tuple[float, float] | None = None) -> dict[str, np.ndarray]:
+    """The idle gaps hatched in the visible window (default: the full view): those a
+    pixel wide or more there (view/lod.py)."""
     rank, start, end = res.metrics.bubbles
+    x0, x1 = window if window is not None else full_window(res)
+    keep = lod.gaps(start, end, x0, x1, plot_px)
+    rank, start, end = rank[keep], start[keep], end[keep]
     r = rank.astype(np.float64)
     return {"left": start, "right": end, "top": r - ROW, "bottom": r + ROW, "rank": rank, "length": end - start}
 
@@ -270,7 +275,7 @@ def figure_view(res: Result, unit: str = "micro-batches", lang: str = "en", plot
         "fb_halves": fb_halves(res, boxes),
         "stuck_ops": own_order.stuck_columns(res, ROW, lang),
         "labels": labels(res, plot_px),
-        "bubbles": bubbles(res),
+        "bubbles": bubbles(res, plot_px),
         "bars": inflight_bars(res, unit),
         "steps": inflight_steps(res),
         "steps_before": inflight_steps(res, before=True),
