@@ -306,10 +306,10 @@ class Explorer(pn.viewable.Viewer):
         self._window = window
         with pn.io.hold():
             boxes = columns.ops(res, px, window)
-            self.figures.sources["ops"].data = boxes
-            self.figures.sources["fb_halves"].data = columns.fb_halves(res, boxes)
+            self.figures.set_source("ops", boxes)
+            self.figures.set_source("fb_halves", columns.fb_halves(res, boxes))
             self.figures.relabel(columns.labels(res, px, window))
-            self.figures.sources["bubbles"].data = columns.bubbles(res, px, window)
+            self.figures.set_source("bubbles", columns.bubbles(res, px, window))
 
     def label_px(self) -> float:
         """The width the micro-batch labels are fitted to (narrower when the projector enlarges them)."""

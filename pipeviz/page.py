@@ -65,7 +65,7 @@ from .costs import NAMES as COST_NAMES
 from .custom import MAX_TEXT
 from .errors import ConfigError
 from .registry import NAMES, SCHEDULES
-from .render.figures import Figures
+from .render.figures import HIDE_EMPTY, Figures
 from .render.style import PAGE_CSS, READOUT_CSS
 from .text import template
 from .view import closing, columns, glance, lod, memory_view, palette, sweep, teach
@@ -118,7 +118,7 @@ def page_data() -> dict:
         "tableHead": list(TABLE_HEAD),
         "tableMemoryHead": MEMORY_HEAD,
         "consts": {"row": ROW, "rowPx": ROW_PX, "labelPxPerChar": LABEL_PX_PER_CHAR, "chunksUnit": CHUNKS,
-                   "plotPx": Figures().plot_px,
+                   "plotPx": Figures().plot_px, "hideEmpty": list(HIDE_EMPTY),
                    "lod": {"minPx": lod.MIN_PX, "outlinePx": lod.OUTLINE_PX, "cull": lod.CULL,
                            "bubblePx": lod.BUBBLE_PX}},
         "figureTexts": {lang: columns.texts(lang) for lang in text.LANGS},

@@ -237,6 +237,7 @@
     refs.cursors.forEach(function (span) { setIf(span, { location: t, visible: on }); });
     refs.curtains.forEach(function (box) { setIf(box, { left: t, visible: on }); });
     setIf(refs.bars_dim, { visible: on });
+    refs.cursor_glyphs.forEach(function (r) { setIf(r, { visible: on }); });
     // The counts change only where an op starts or ends: a new data object on every
     // frame would make the bars' plot measure its ranges and layout again each time.
     var bars = on ? countsAt(refs, t) : { rank: [], zero: [], held: [], total: [] }, now = refs.cursor_bars.data;
@@ -320,6 +321,7 @@
     var tl = refs.timeline, legend = refs.slide[0], below = tl.below.filter(function (m) { return m !== legend; });
     if (on) below.splice(Math.max(below.indexOf(refs.slide[1]), 0), 0, legend);
     tl.below = below;
+    legend.items.forEach(function (item) { item.renderers.forEach(function (r) { r.visible = on; }); });
   }
 
   function viewOf(model, frames) {

@@ -81,6 +81,9 @@ def add_slide_legend(figs) -> None:
     below = list(tl.below)
     i = below.index(figs.models["slide_readout"])
     tl.below = [*below[:i], legend, *below[i:]]
+    for item in legend.items:
+        for r in item.renderers:
+            r.visible = True
 
 
 def _renderer_of(fig, source):
@@ -141,20 +144,24 @@ def add(figs) -> None:
                              level="overlay", syncable=False)
     bars.add_layout(bars_dim)
     src["cursor_bars"].syncable = False
-    bars.hbar(y="rank", left="zero", right="held", height=0.6, source=src["cursor_bars"], fill_color=KIND_COLORS[0],
-              line_color="black", line_width=1, level="overlay", name="cursor_held")
-    bars.hbar(y="rank", left="held", right="total", height=0.6, source=src["cursor_bars"], fill_color=W_ONLY_COLOR,
-              line_color="black", line_width=1, level="overlay", name="cursor_w_only")
+    # Hidden while the cursor rests (render/teach.js shows them), as every empty renderer is.
+    cursor_glyphs = [
+        bars.hbar(y="rank", left="zero", right="held", height=0.6, source=src["cursor_bars"], fill_color=KIND_COLORS[0],
+                  line_color="black", line_width=1, level="overlay", name="cursor_held", visible=False),
+        bars.hbar(y="rank", left="held", right="total", height=0.6, source=src["cursor_bars"], fill_color=W_ONLY_COLOR,
+                  line_color="black", line_width=1, level="overlay", name="cursor_w_only", visible=False),
+    ]
 
     # The slide: a legend and the readout, shown in exported figures only.
     # A legend draws nothing for an empty renderer: each key has one box, above rank 0
     # and left of time 0, where the timeline never shows it (it pans in time only).
     away = dict(left=[-2.0], right=[-1.0], top=[-5.0], bottom=[-4.0])
     keys = []
+    # Their boxes are hidden but for a figure (add_slide_legend): painted, they cost each repaint.
     for kind, color in (("F", KIND_COLORS[0]), ("B", KIND_COLORS[1]), ("W", KIND_COLORS[2])):
-        r = tl.quad(**away, fill_color=color, line_color="white", name=f"key_{kind}")
+        r = tl.quad(**away, fill_color=color, line_color="white", name=f"key_{kind}", visible=False)
         keys.append(LegendItem(label=kind, renderers=[r], name=f"legend_{kind}"))
-    idle = tl.quad(**away, fill_color="white", line_color="#bbbbbb",
+    idle = tl.quad(**away, fill_color="white", line_color="#bbbbbb", visible=False,
                    hatch_pattern="/", hatch_color=BUBBLE_HATCH, hatch_alpha=0.55, hatch_scale=7, name="key_idle")
     keys.append(LegendItem(label="idle", renderers=[idle], name="legend_idle"))
     legend = Legend(items=keys, orientation="horizontal", location="center", name="slide_legend", visible=False,
@@ -170,8 +177,10 @@ def add(figs) -> None:
 
     # Controls.
     play = Toggle(label="▶", active=False, name="play_toggle", width=110, syncable=False)
+    # The right margin keeps its handle, at the end when the cursor rests, inside a phone's screen.
     time = Slider(start=0, end=1, value=1, step=0.001, show_value=True, title="time", name="play_time", tooltips=False,
-                  sizing_mode="stretch_width", syncable=False, styles={"font-variant-numeric": "tabular-nums"})
+                  sizing_mode="stretch_width", syncable=False, styles={"font-variant-numeric": "tabular-nums"},
+                  margin=(5, 14, 5, 5))
     time.format = CustomJSTickFormatter(args=dict(words=src["teach_words"], time=time), code=CLOCK_JS,
                                         name="play_clock")
     # Widths that fit a phone (a 360 px screen leaves the charts about 340 px).
@@ -184,6 +193,7 @@ def add(figs) -> None:
         critical=src["critical_path"], steps=src["cursor_steps"], bars=src["bars"], cursor_bars=src["cursor_bars"],
         why=why, play=play, time=time, speed=speed, cursors=cursors, curtains=curtains, bars_dim=bars_dim,
         download=download, timeline=tl, inflight=bars, slide=[legend, readout, summary], slide_texts=src["slide_texts"],
+        cursor_glyphs=cursor_glyphs,
     )
     handler = CustomJS(args=dict(refs=refs), code=lib + "\nPipevizTeach.on(refs, cb_obj);")
     src["ops"].selected.js_on_change("indices", handler)

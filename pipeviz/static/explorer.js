@@ -117,6 +117,7 @@
     this.window = null; // the timeline's zoom [x0, x1], null at the full view
     this.written = {}; // element id -> the HTML last written there
     this.shownLang = this.values.lang; // the page was built in this language
+    this.renderers = null; // source name -> its renderers (renderersOf)
   }
 
   // The value a widget shows, as the field holds it.
@@ -310,8 +311,7 @@
     this.window = null; // the view's x_range opens at the full view
     SOURCES.forEach(function (name) {
       if (same(self.drawn[name], from[name])) return;
-      var source = doc.get_model_by_name(name);
-      if (!sameData(source.data, view.sources[name])) source.data = view.sources[name]; // each set repaints
+      self.setSource(name, view.sources[name]);
       self.drawn[name] = from[name];
     });
     Object.keys(view.props).forEach(function (name) {
@@ -322,6 +322,33 @@
       if (any) model.setv(changes);
     });
     X.teach.draw(this, res, lang); // the teaching models (static/teach.js)
+  };
+
+  // New columns for a source, if they differ (each assignment makes Bokeh process and
+  // repaint them); the renderers of a source in consts.hideEmpty show only while it has
+  // rows (render/figures.py's Figures.set_source).
+  Explorer.prototype.setSource = function (name, columns) {
+    var source = this.doc.get_model_by_name(name);
+    if (!sameData(source.data, columns)) source.data = columns;
+    if (DATA.consts.hideEmpty.indexOf(name) < 0) return;
+    var first = columns[Object.keys(columns)[0]], shown = first !== undefined && first.length > 0;
+    this.renderersOf(name).forEach(function (r) { if (r.visible !== shown) r.visible = shown; });
+  };
+
+  Explorer.prototype.renderersOf = function (name) {
+    if (this.renderers === null) {
+      var found = new Map();
+      ['timeline', 'inflight', 'over_time', 'memory'].forEach(function (fig) {
+        this.doc.get_model_by_name(fig).renderers.forEach(function (r) {
+          var src = r.data_source, key = src && src.name;
+          if (!key) return;
+          if (!found.has(key)) found.set(key, []);
+          found.get(key).push(r);
+        });
+      }, this);
+      this.renderers = found;
+    }
+    return this.renderers.get(name) || [];
   };
 
   // The timeline's width changed: the boxes and the micro-batch labels that fit change with it.
@@ -338,16 +365,16 @@
     this.window = win;
     if (!same(this.drawn.ops, from)) {
       var boxes = X.columns.ops(res, px, win);
-      this.doc.get_model_by_name('ops').data = boxes;
-      this.doc.get_model_by_name('fb_halves').data = X.columns.fbHalves(res, boxes);
+      this.setSource('ops', boxes);
+      this.setSource('fb_halves', X.columns.fbHalves(res, boxes));
       this.drawn.ops = this.drawn.fb_halves = from;
     }
     if (!same(this.drawn.labels, from)) {
-      this.doc.get_model_by_name('labels').data = X.columns.labels(res, px, win);
+      this.setSource('labels', X.columns.labels(res, px, win));
       this.drawn.labels = from;
     }
     if (!same(this.drawn.bubbles, from)) {
-      this.doc.get_model_by_name('bubbles').data = X.columns.bubbles(res, px, win);
+      this.setSource('bubbles', X.columns.bubbles(res, px, win));
       this.drawn.bubbles = from;
     }
   };

@@ -204,8 +204,7 @@
     Object.keys(from).forEach(function (name) {
       var key = 'teach:' + name;
       if (X.same(drawn[key], from[name])) return;
-      var source = doc.get_model_by_name(name);
-      if (!X.sameData(source.data, view.sources[name])) source.data = view.sources[name];
+      explorer.setSource(name, view.sources[name]);
       drawn[key] = from[name];
     });
     // As the served app does: set what differs from what was last set (the browser
