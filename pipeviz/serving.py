@@ -25,8 +25,8 @@ tests/test_serving.py:
    the detach (it happens whenever the event loop learns of a closed socket from the
    ping before it runs on_close, which a busy loop makes likely); `install()` makes
    both paths skip a connection whose session is already gone. pipeviz's own
-   deferred updates (app.py's next tick) skip a session with no open connection
-   (`has_viewer`).
+   deferred updates (app.py's `_later`, a timeout) skip a session with no open
+   connection (`has_viewer`).
 
 3. "Task exception was never retrieved: WebSocketClosedError" when a browser goes
    away without a closing handshake while a write to it is in flight: Tornado's
@@ -36,6 +36,16 @@ tests/test_serving.py:
    and the session is closing; `quiet_closed_sockets()`, called by app.py as each
    session starts, gives the server's event loop an exception handler that logs this
    one case as information and passes every other exception on unchanged.
+
+4. Time spent per websocket message, not per byte. Bokeh sends each numpy column of a
+   PATCH-DOC as a binary buffer, and Panel writes every buffer as two websocket
+   messages (its header, then its bytes). A keypress at the defaults changes 57
+   columns: 117 messages, which the browser took about 25 ms to receive however
+   small they were; at P=32, m=128, V=8, 245 messages. `inline_small_buffers()`
+   writes a column under INLINE_BYTES into the message's JSON, gzipped and base64
+   (Bokeh's own encoding when it does not defer buffers; its clients read both), so a keypress is
+   a handful of messages: keypress to repaint 98 -> 82 ms at the defaults and 174 ->
+   129 ms at the sliders' ends (benchmarks/app.py's probe, 60 ms between keys).
 
 `install()` runs once per process: `panel serve app.py --setup serve_setup.py`.
 """
@@ -108,7 +118,33 @@ def closed_socket_handler(previous):
     return handler
 
 
+# A column this small goes into its message's JSON as base64 (finding 4); a larger one
+# stays a binary buffer, where a message's own cost is small beside its bytes.
+INLINE_BYTES = 64 * 1024
+
+
+def inline_small_buffers() -> None:
+    """Bokeh's serializer, for every message the server sends: bytes under
+    INLINE_BYTES inline as base64, larger ones deferred to binary buffers as before."""
+    from bokeh.core import serialization
+
+    cls = serialization.Serializer
+    if getattr(cls._encode_bytes, "_pipeviz", False):
+        return
+    deferred = cls._encode_bytes
+
+    def encode_bytes(self, obj):
+        size = obj.nbytes if isinstance(obj, memoryview) else len(obj)  # a memoryview's len counts items
+        if self._deferred and size < INLINE_BYTES:  # Bokeh's own inline form: gzip, then base64
+            return serialization.BytesRep(type="bytes", data=serialization.Buffer("inline", obj).to_base64())
+        return deferred(self, obj)
+
+    encode_bytes._pipeviz = True
+    cls._encode_bytes = encode_bytes
+
+
 def install() -> None:
+    inline_small_buffers()
     from bokeh.server.views.ws import WSHandler
 
     if getattr(WSHandler, "_pipeviz_closing", False):
