@@ -7,10 +7,14 @@ a slider's arrow keys. Latency runs from the keydown to two animation frames aft
 the page's handler has updated every column and readout (the repaint), measured
 inside the page. Medians and 90th percentiles, in ms.
 
-Pressing back and forth between two values finds the engine's results in the page's
-cache (as dragging back does); for the cases with a target the benchmark also clears
-that cache before each press ("new values": the engine runs, as for a value not seen
-yet). The served app's benchmark (benchmarks/app.py) always runs the engine.
+Each key is pressed at rest: once the last one's deferred refresh (table, sweep, URL:
+view/state.LATER_MS later) has run and painted. Pressing back and forth between two
+values finds the engine's results in the page's cache (as dragging back does); for
+the cases with a target the benchmark also clears that cache before each press
+("new values": the engine runs, as for a value not seen yet), at rest and "held" (a
+key every 30 ms after the last repaint, as a held key or a drag: the deferred
+refreshes fall between). The served app's benchmark (benchmarks/app.py) always runs
+the engine.
 """
 
 from __future__ import annotations
@@ -65,6 +69,13 @@ HOOK = """(cold) => {
 }"""
 
 
+# At rest: no deferred refresh pending, and two frames since the last one painted.
+SETTLED_JS = """async () => {
+    while (PipevizExplorer.get().laterPending) await new Promise((ok) => setTimeout(ok, 10));
+    await new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok)));
+}"""
+
+
 def pct(xs, q):
     xs = sorted(xs)
     return xs[min(len(xs) - 1, int(q * len(xs)))]
@@ -86,9 +97,9 @@ def main() -> None:
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=CHROMIUM, args=["--headless", *CHROMIUM_ARGS])
             page = browser.new_page(viewport={"width": 1400, "height": 1000})
-            runs = [(label, case, False) for label, case in CASES.items()]
-            runs += [(label, CASES[label], True) for label in TARGETS]
-            for label, (fragment, handle_index, keys), cold in runs:
+            runs = [(label, case, False, False) for label, case in CASES.items()]
+            runs += [(label, CASES[label], True, held) for held in (False, True) for label in TARGETS]
+            for label, (fragment, handle_index, keys), cold, held in runs:
                 page.goto("about:blank")  # a new fragment alone would not reload the page
                 page.goto(path.as_uri() + fragment)
                 page.get_by_text("simulated").first.wait_for(timeout=30_000)
@@ -96,12 +107,16 @@ def main() -> None:
                 handle = page.locator(".noUi-handle").nth(handle_index)
                 handle.focus()
                 for i in range(args.presses):
+                    if not held:
+                        page.evaluate(SETTLED_JS)
                     handle.press(keys[i % 2])
                     page.wait_for_function(f"window.__lat.length >= {i + 1}", timeout=10_000)
+                    if held:
+                        page.wait_for_timeout(30)
                 lat = page.evaluate("window.__lat")
                 target = f"  target <= {TARGETS[label]} ms" if label in TARGETS else ""
-                name = label + (", new values" if cold else "")
-                print(f"  {name:<38} median {statistics.median(lat):6.1f}  p90 {pct(lat, 0.9):6.1f}  (n={len(lat)}){target}")
+                name = label + (", new values" if cold else "") + (", held" if held else "")
+                print(f"  {name:<44} median {statistics.median(lat):6.1f}  p90 {pct(lat, 0.9):6.1f}  (n={len(lat)}){target}")
             browser.close()
 
 

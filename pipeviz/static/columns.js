@@ -181,7 +181,11 @@
   function labels(res, plotPx, window) {
     var order = res.order, tl = res.timeline, n = order.nOps;
     var x0 = window ? window[0] : 0.0, x1 = window ? window[1] : tl.makespan;
-    var pxPerUnit = plotPx / Math.max(x1 - x0, 1e-12);
+    var pxPerUnit = plotPx / Math.max(x1 - x0, 1e-12), widest = 0;
+    for (var j = 0; j < n; j++) if (tl.end[j] - tl.start[j] > widest) widest = tl.end[j] - tl.start[j];
+    if (widest * pxPerUnit < 2 * LABEL_PX_PER_CHAR) { // no op has room even for one digit (the sliders' ends)
+      return { x: new Float64Array(0), y: new Float64Array(0), text: [], dark: new Float64Array(0) };
+    }
     var x = [], y = [], text = [], dark = [], chunk = chunkOf(res);
     var inks = PALETTE.labelPalettes[order.chunksPerRank - 1];
     for (var i = 0; i < n; i++) {

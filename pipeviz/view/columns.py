@@ -114,6 +114,8 @@ def labels(res: Result, plot_px: float, window: tuple[float, float] | None = Non
     order, tl = res.order, res.timeline
     x0, x1 = window if window is not None else (0.0, tl.makespan)
     px_per_unit = plot_px / max(x1 - x0, 1e-12)
+    if (tl.end - tl.start).max(initial=0.0) * px_per_unit < 2 * LABEL_PX_PER_CHAR:  # no room even for one digit
+        return {"x": np.zeros(0), "y": np.zeros(0), "text": [], "dark": np.zeros(0)}
     digits = 1 + sum((order.mb >= 10**k).astype(np.int64) for k in range(1, 7))  # exact, unlike log10
     digits = digits + np.where(order.kind == FB, 1 + digits, 0)  # "3|1"
     room = (tl.end - tl.start) * px_per_unit >= (digits + 1) * LABEL_PX_PER_CHAR
