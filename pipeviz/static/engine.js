@@ -454,6 +454,7 @@
     var keep = keepMbBelow === undefined ? Infinity : keepMbBelow;
     var n = 0, r, j;
     for (r = 0; r < this.P; r++) {
+      if (keep === Infinity) { n += this.ops[r].length / 5; continue; } // every op kept: count without looking
       for (j = 0; j < this.ops[r].length; j += 5) if (this.ops[r][j + 1] < keep && this.ops[r][j + 3] < keep) n++;
     }
     var kind = new Int8Array(n), mb = new Int32Array(n), stage = new Int32Array(n);
@@ -636,11 +637,11 @@
       if (k === EB) d2 = bwd[mb[i] * S];
       if (d1 >= 0) { idx[n] = d1; lag[n++] = rank[d1] !== rank[i] ? comm : 0.0; }
       if (d2 >= 0) { idx[n] = d2; lag[n++] = rank[d2] !== rank[i] ? comm : 0.0; }
-      var waits = barrierDeps.get(i);
+      var waits = extra > 0 ? barrierDeps.get(i) : undefined; // only an encoder's segments have barriers
       if (waits !== undefined) for (var j = 0; j < waits.length; j++) { idx[n] = waits[j]; lag[n++] = 0.0; }
       ptr[i + 1] = n;
     }
-    return { ptr: ptr, idx: idx.slice(0, n), lag: lag.slice(0, n) };
+    return { ptr: ptr, idx: idx.subarray(0, n), lag: lag.subarray(0, n) }; // views: nothing copied
   }
 
   // The first op of each segment on each rank waits for the last op of every earlier
@@ -716,7 +717,8 @@
     var deps = dependencies(order, c.comm);
     if (dur === undefined || dur === null) dur = opDurations(order, c, weights);
     var N = order.nOps, start = new Float64Array(N), end = new Float64Array(N);
-    var nxt = asap(order.rankPtr, Float64Array.from(dur), deps.ptr, deps.idx, deps.lag, start, end);
+    var nxt = asap(order.rankPtr, dur instanceof Float64Array ? dur : Float64Array.from(dur), deps.ptr, deps.idx, deps.lag,
+      start, end);
     var stuck = [];
     for (var r = 0; r < order.P; r++) if (nxt[r] < order.rankPtr[r + 1]) stuck.push(r);
     if (stuck.length) throw deadlock(order, deps, nxt, stuck, start, end);
