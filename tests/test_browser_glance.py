@@ -294,8 +294,9 @@ def test_every_control_has_a_name_and_the_readout_is_announced(page, explorer, e
     which, base = explorer
     open_view(page, base)
     names = control_names("en")
-    for key in ("P", "m", "V"):
+    for key in ("P", "m", "V", "play_time"):
         page.get_by_role("slider", name=names[key]).wait_for()
+    page.get_by_role("group", name=names["play_speed"]).wait_for()
     page.get_by_role("radiogroup", name=names["schedule"]).wait_for()
     page.get_by_role("group", name=names["lang"]).wait_for()
     page.get_by_role("group", name=names["unit"]).wait_for()

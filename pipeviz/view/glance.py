@@ -221,8 +221,9 @@ def m_start(state: dict) -> int:
 
 # Controls whose widget has no name of its own (a slider's handle, a group of
 # buttons), by field; the app marks each widget with the CSS class pv-a11y-<key>,
-# the page finds it by its model's name.
-NAMED = ("schedule", "P", "m", "V", "unit", "lang", "ops_rank")
+# the page finds it by its model's name (as both find the play controls' time
+# slider and speed, Bokeh models named play_time and play_speed in render/teach.py).
+NAMED = ("schedule", "P", "m", "V", "unit", "lang", "ops_rank", "play_time", "play_speed")
 
 
 def control_names(lang: str = "en") -> dict[str, str]:
@@ -256,6 +257,8 @@ strings({
     "lines.ends": ("one line per rank: thick dark = rank 0, thick light = rank {last}, thin = the others",
                    "每个 rank 一条线：粗而深的是 rank 0，粗而浅的是 rank {last}，细线是其余 rank"),
     "field.ops_rank": ("Rank", "rank"),
+    "field.play_time": ("Time in the iteration", "迭代中的时间"),
+    "field.play_speed": ("Playing speed", "播放速度"),
     "ops.title": ("Ops of one rank (a table for the keyboard)", "单个 rank 的操作（可用键盘浏览的表格）"),
     "ops.caption": ("Rank {rank}: {n} ops in execution order", "rank {rank}：按执行顺序的 {n} 个操作"),
     "ops.more": ("The first {shown} of {n} ops are listed.", "列出了 {n} 个操作中的前 {shown} 个。"),
