@@ -26,6 +26,7 @@ each file adds to one of the globals PipevizText, PipevizEngine, PipevizExplorer
   columns.js       each figure's columns and properties (view/columns.py)
   readouts.js      the readouts (view/readouts.py)
   closing.js       the closing section's readouts: encoder, balancing (view/closing.py)
+  paint.js         Bokeh's repaint without the work that changes nothing (both explorers)
   explorer.js      widgets <-> state, drawing (app.py's role)
 tests/test_js_parity.py holds each part to its Python original.
 """
@@ -78,8 +79,8 @@ from .view.state import ENGINE_FIELDS, LATER_MS, V_STEP
 TOGGLES = ("critical", "projector")
 # In the order the page loads them: each may use those before it.
 SCRIPTS = ("text.js", "engine.js", "memory.js", "custom.js", "encoder.js", "balance.js", "causes.js", "fields.js",
-           "memory_view.js", "state.js", "columns.js", "readouts.js", "closing.js", "glance.js", "a11y.js", "teach.js",
-           "sweep.js", "explorer.js")
+           "memory_view.js", "state.js", "columns.js", "readouts.js", "closing.js", "glance.js", "paint.js", "a11y.js",
+           "teach.js", "sweep.js", "explorer.js")
 
 
 def read_static(name: str) -> str:

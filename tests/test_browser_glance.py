@@ -369,3 +369,35 @@ def test_in_flight_lines_emphasise_rank_0_and_the_last_at_large_p(page, explorer
     page.locator(".pv-lines-key").filter(has_text="rank 15").first.wait_for()
     screenshot(page, f"glance-{which}-lines-P16")
     assert errors == []
+
+
+# -- 9. Bokeh's repaint, trimmed (static/paint.js) ---------------------------------------------
+
+# The share of a data box's canvas pixels that are not white: the hatch's lines, drawn
+# over the white of a box where a rank idles.
+INKED = """([x0, x1, y]) => { const tl = (""" + MODEL + """)('timeline'); const v = Bokeh.index.find_one(tl);
+    const canvas = v.canvas_view.primary.canvas, ctx = canvas.getContext('2d'), k = canvas.width / v.canvas_view.bbox.width;
+    const sx0 = v.frame.x_scale.compute(x0), sx1 = v.frame.x_scale.compute(x1), sy = v.frame.y_scale.compute(y);
+    const px = ctx.getImageData(Math.round(sx0 * k) + 2, Math.round((sy - 6) * k), Math.round((sx1 - sx0) * k) - 4,
+                                Math.round(12 * k)).data;
+    let inked = 0; for (let i = 0; i < px.length; i += 4) if (px[i] < 235 || px[i + 1] < 235 || px[i + 2] < 235) inked++;
+    return inked / (px.length / 4); }"""
+
+
+def test_bokehs_repaint_is_trimmed_and_the_bubbles_stay_hatched(page, explorer, errors):
+    """Every patch of static/paint.js applies to the pinned Bokeh (one that did not would
+    leave Bokeh's own, slower repaint), and after new data the idle gaps are still
+    hatched and the busy boxes still filled: rank 3 waits from 0 to 3 at the defaults,
+    and runs from 3 to 4."""
+    which, base = explorer
+    open_view(page, base, expect="27.27% simulated")
+    assert page.evaluate("() => PipevizExplorer.paint.install()") == page.evaluate("() => PipevizExplorer.paint.PATCHES")
+    for key, readout in (("ArrowRight", "25.00% simulated"), ("ArrowLeft", "27.27% simulated"),
+                         ("ArrowRight", "25.00% simulated"), ("ArrowLeft", "27.27% simulated")):
+        press(page, 1, key)
+        page.locator(".pv-readout").filter(has_text=readout).first.wait_for()
+    page.wait_for_function("() => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(() => ok(true))))")
+    hatched = page.evaluate(INKED, [0.2, 2.8, 3.0])
+    assert 0.08 < hatched < 0.7, hatched  # diagonal lines over white, neither blank nor filled
+    assert page.evaluate(INKED, [3.1, 3.9, 3.0]) > 0.95  # a forward's box, filled with its colour
+    assert errors == []

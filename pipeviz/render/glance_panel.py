@@ -19,17 +19,20 @@ from ..text import template
 from ..view import glance
 
 A11Y_JS = resources.files("pipeviz").joinpath("static", "a11y.js").read_text(encoding="utf-8")
+PAINT_JS = resources.files("pipeviz").joinpath("static", "paint.js").read_text(encoding="utf-8")
 
 
 class A11y(pn.custom.JSComponent):
     """Runs static/a11y.js in the browser: names every control marked with the CSS
     class pv-a11y-<key> (glance.NAMED; the readout becomes a polite live region), and
-    names them again whenever the controls are rebuilt or the language changes."""
+    names them again whenever the controls are rebuilt or the language changes. It
+    also installs static/paint.js, as the page does when it starts."""
 
     names = param.Dict(default={})
 
-    _esm = A11Y_JS + """
+    _esm = PAINT_JS + A11Y_JS + """
 export function render({ model }) {
+  window.PipevizExplorer.paint.install();  // Bokeh's repaint without the work that changes nothing
   const again = window.PipevizExplorer.a11y.watch(() => model.names);
   model.on('names', again);
   return document.createElement('span');

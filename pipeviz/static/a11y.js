@@ -14,7 +14,9 @@
  *   HTML, Div              role status + aria-live polite + aria-label (the readout)
  * and every toggle button (named by its label) gets aria-pressed.
  * watch(names) applies now and again whenever the views' DOM changes (Panel rebuilds
- * the controls when the language changes), batched to one walk per frame.
+ * the controls when the language changes), batched to one walk per frame. (Bokeh
+ * rewrites its views' <style> elements on every repaint: static/paint.js stops the
+ * rewrites that change nothing.)
  */
 (function (root) {
   'use strict';
@@ -104,21 +106,7 @@
     return !nodes.length || !nodes.every(isStyle);
   }
 
-  // Bokeh writes every renderer's position stylesheet on every repaint, unchanged or
-  // not; each write re-parses it and restyles that view (and wakes the observer below).
-  // Write a stylesheet only when its text changes. Once per page.
-  function quietStyles() {
-    var dom = null;
-    try { dom = root.Bokeh && root.Bokeh.require && root.Bokeh.require('core/dom'); } catch (e) { return; }
-    var proto = dom && dom.InlineStyleSheet && dom.InlineStyleSheet.prototype;
-    if (!proto || typeof proto._update !== 'function' || proto._update.pvQuiet) return;
-    var update = proto._update;
-    proto._update = function (css) { if (!this.el || this.el.textContent !== css) update.call(this, css); };
-    proto._update.pvQuiet = true;
-  }
-
   function watch(getNames) {
-    quietStyles();
     var pending = false, watched = new WeakSet();
     var observer = new MutationObserver(function (records) {
       if (pending || !records.some(matters)) return;
