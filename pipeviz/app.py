@@ -197,15 +197,16 @@ class Explorer(pn.viewable.Viewer):
         the last valid result."""
         lang = self.lang
         res = self.result
+        state = self.state()  # read once: nothing below changes it (60 parameters, read eight times a keypress)
         if changed & set(ENGINE_FIELDS) or res is None:
             try:
-                res = self._run()
+                res = self._run(state)
                 self.problem = None
             except (ConfigError, OrderError) as e:
                 self.problem = e.msg
                 res = None
         if res is not None and self.problem is None:  # a valid state: its bytes
-            self.result_state = self.state()
+            self.result_state = state
             # (an order of one's own has the config of any other with its P, m and V)
             key = (res.config, memory_view.memory_key(self.result_state), res if res.theory is None else None)
             if key != self._memory_for:  # a unit or language change keeps the bytes
@@ -217,8 +218,8 @@ class Explorer(pn.viewable.Viewer):
             if res is not None:
                 self.result = res
                 self._window = None  # the view's x_range opens at the full view
-                state = self.state()
-                self.figures.apply(columns.figure_view(res, self.unit, lang, self.label_px(), mem, self.over_time_unit))
+                self.figures.apply(columns.figure_view(res, self.unit, lang, self.label_px(state), mem,
+                                                       self.over_time_unit))
                 self.figures.apply(teach.figure_view(res, state, lang))  # after: it sets the projector's sizes
                 html = readouts.readout_html(readouts.readout_values(res), lang)
                 # The projector's larger readout (a class inside the pane: its CSS cannot reach in from outside).
@@ -234,14 +235,14 @@ class Explorer(pn.viewable.Viewer):
                         pn.Column(self.figures.memory, sizing_mode="stretch_width", **flex),
                         pn.Column(self.memory_key, width=240, styles={"flex": "0 0 240px", "min-width": "0"}),
                     ]
-            self._show_preset()
+            self._show_preset(state)
         self._later()
 
-    def _run(self) -> Result:
+    def _run(self, state: dict) -> Result:
         """The schedule's result, or the order's of one's own when that is shown."""
-        if own_order.shown(self.state()):
-            return own_order.run(self.state(), self.config().costs)
-        return run_cached(self.config())
+        if own_order.shown(state):
+            return own_order.run(state, config(state).costs)
+        return run_cached(config(state))
 
     def edit_schedule(self) -> None:
         """Put the shown schedule's order in the order box, as text, and show it from
@@ -311,9 +312,9 @@ class Explorer(pn.viewable.Viewer):
             self.figures.relabel(columns.labels(res, px, window))
             self.figures.set_source("bubbles", columns.bubbles(res, px, window))
 
-    def label_px(self) -> float:
+    def label_px(self, state: dict | None = None) -> float:
         """The width the micro-batch labels are fitted to (narrower when the projector enlarges them)."""
-        return self.figures.label_px() / teach.label_scale(self.state())
+        return self.figures.label_px() / teach.label_scale(self.state() if state is None else state)
 
     def _show_notice(self, lang: str, res: Result | None = None) -> None:
         """What is not valid or cannot finish (a warning) and what the rules adjusted
@@ -345,11 +346,11 @@ class Explorer(pn.viewable.Viewer):
         if name and name != glance.matching_preset(self.state()):
             self.apply_preset(name)
 
-    def _show_preset(self) -> None:
+    def _show_preset(self, state: dict) -> None:
         if self.preset_menu is not None:
-            self.preset_menu.value = glance.matching_preset(self.state()) or ""
+            self.preset_menu.value = glance.matching_preset(state) or ""
         if self.m_slider is not None:  # the m slider offers only values the order accepts
-            self.m_slider.start = glance.m_start(self.state())
+            self.m_slider.start = glance.m_start(state)
 
     def _on_load(self) -> None:
         """The browser has rendered the first view. Figure changes made before this

@@ -260,7 +260,7 @@
     for (var r = 0; r < P; r++) {
       var lo = i;
       while (i < n && st.rank[i] === r) i++; // steps are rank-major
-      var k = i - lo, x = new Float32Array(2 * k + 1), y = new Float32Array(2 * k + 1), v = 0.0; // drawn only
+      var k = i - lo, x = new Float64Array(2 * k + 1), y = new Float32Array(2 * k + 1), v = 0.0; // values: drawn only
       for (var e = 0; e < k; e++) { // t0, t1, t1, t2, ... and v0, v0, v1, v1, ...
         x[2 * e + 1] = x[2 * e + 2] = st.time[lo + e];
         y[2 * e + 1] = v;

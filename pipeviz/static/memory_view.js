@@ -165,7 +165,7 @@
     for (var r = 0; r < P; r++) {
       var lo = i;
       while (i < n && st.rank[i] === r) i++;
-      var k = i - lo, base = mem.params[r], x = new Float32Array(2 * k + 1), y = new Float32Array(2 * k + 1);
+      var k = i - lo, base = mem.params[r], x = new Float64Array(2 * k + 1), y = new Float32Array(2 * k + 1);
       var v = (0.0 + base) / GIB;
       for (var e = 0; e < k; e++) {
         x[2 * e + 1] = x[2 * e + 2] = st.time[lo + e];

@@ -178,8 +178,10 @@ def inflight_steps(res: Result, before: bool = False) -> dict:
     rank, which draws far faster than a segment per step): from (0, 0), hold each
     value until the next change, then jump. After balancing, the resident count, and
     with before=True the in-flight count it came from (no lines without balancing).
-    Points are float32: they are only drawn (no number is read off them), and at the
-    sliders' ends they were half of what a keypress sent."""
+    Values are float32: they are only drawn (no number is read off them), and at the
+    sliders' ends the lines were half of what a keypress sent. Times stay float64: two
+    events a rounding error apart are two steps to the engine, and float32 would put
+    them at one instant, a drop and a climb at once."""
     P = res.config.P
     if res.balance is None:
         if before:
@@ -192,7 +194,7 @@ def inflight_steps(res: Result, before: bool = False) -> dict:
     for t, v in zip(np.split(steps.time, bounds), np.split(steps.value, bounds)):
         t = np.concatenate([[0.0], t])
         v = np.concatenate([[0.0], v.astype(np.float64)])
-        xs.append(np.repeat(t, 2)[1:].astype(np.float32))  # t0, t1, t1, t2, t2, ..., tk, tk
+        xs.append(np.repeat(t, 2)[1:])  # t0, t1, t1, t2, t2, ..., tk, tk
         ys.append(np.repeat(v, 2)[:-1].astype(np.float32))  # v0, v0, v1, v1, ..., v(k-1), vk
     out = {"xs": xs, "ys": ys, "rank": np.arange(P, dtype=np.float64)}
     return out if before else {**out, **glance.line_style(P)}  # the dashed lines before balancing: one style

@@ -11,6 +11,7 @@ table's words and the LAYOUTS below (markup only). Every word is escaped.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from html import escape
 
 import numpy as np
@@ -210,7 +211,15 @@ def m_start(state: dict) -> int:
     never offers a value the order refuses (the slider and the chart would disagree
     while the rule put m back). The field's low when no m is accepted (the state is
     invalid for another reason)."""
+    return _m_start(tuple(sorted((k, v) for k, v in state.items() if k != "m")))
+
+
+@lru_cache(maxsize=256)
+def _m_start(rest: tuple) -> int:
+    """m_start for the state `rest` (every field but m): each keypress asks it again,
+    and up to 32 configurations are checked (interleaved at P=32)."""
     f = FIELDS["m"]
+    state = dict(rest)
     for m in range(int(f.low), int(f.high) + 1):
         if state_rules.problem({**state, "m": m}) is None:
             return m

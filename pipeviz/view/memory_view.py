@@ -224,7 +224,7 @@ def over_bars(mem: Memory | None, lang: str) -> dict:
 
 def steps_gib(mem: Memory, P: int) -> dict:
     """Bytes held over time per rank (parameters included), in GiB, as step paths
-    like `columns.inflight_steps` (float32 points, as there)."""
+    like `columns.inflight_steps` (float32 values, as there)."""
     steps = mem.activations
     bounds = np.searchsorted(steps.rank, np.arange(1, P))
     xs, ys = [], []
@@ -232,7 +232,7 @@ def steps_gib(mem: Memory, P: int) -> dict:
         base = float(mem.params[r])
         t = np.concatenate([[0.0], t])
         v = (np.concatenate([[0.0], v]) + base) / GIB
-        xs.append(np.repeat(t, 2)[1:].astype(np.float32))
+        xs.append(np.repeat(t, 2)[1:])
         ys.append(np.repeat(v, 2)[:-1].astype(np.float32))
     from .glance import line_style  # glance reads the state rules, which read this module
 
