@@ -123,10 +123,10 @@ class Figures:
             fig.toolbar.logo = None  # one tab stop and a link fewer; Bokeh is credited in the README
         self.models = self._named()
         self._renderers: dict | None = None  # source name -> its renderers (renderers_of)
-        teach.add(self)
+        teach.add(self)  # the teaching models (render/teach.py): cursor, critical path, slide, controls
         for name in HIDE_EMPTY:  # every source starts empty
             for r in self.renderers_of(name):
-                r.visible = False  # the teaching models (render/teach.py): cursor, critical path, slide, controls
+                r.visible = False
 
     # -- figures -----------------------------------------------------------------
 

@@ -168,8 +168,9 @@ def add(figs) -> None:
                     border_line_alpha=0)
     # Not on the timeline until a figure is made (add_slide_legend): a legend measures
     # its place in the page at every paint of its plot, hidden or not (1 ms a keypress).
-    # Their text is set only when a figure is made (render/teach.js's download,
-    # figure.py): a title's new text lays the timeline out again.
+
+    # The readout's titles get their text only when a figure is made (render/teach.js's
+    # download, figure.py): a title's new text lays the timeline out again.
     readout = Title(text="", name="slide_readout", visible=False, text_font_style="bold")
     summary = Title(text="", name="slide_summary", visible=False, text_font_style="normal")
     tl.add_layout(readout, "below")

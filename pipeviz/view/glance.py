@@ -211,15 +211,21 @@ def m_start(state: dict) -> int:
     never offers a value the order refuses (the slider and the chart would disagree
     while the rule put m back). The field's low when no m is accepted (the state is
     invalid for another reason)."""
-    return _m_start(tuple(sorted((k, v) for k, v in state.items() if k != "m")))
+    if state.get("custom"):  # an order of one's own: its text may be megabytes, never kept as a key
+        return _first_m(state)
+    # Without one, its text does not matter (and is not kept in the cache).
+    return _m_start(tuple(sorted((k, v) for k, v in state.items() if k not in ("m", "order"))))
 
 
 @lru_cache(maxsize=256)
 def _m_start(rest: tuple) -> int:
-    """m_start for the state `rest` (every field but m): each keypress asks it again,
-    and up to 32 configurations are checked (interleaved at P=32)."""
+    """m_start for the state `rest` (every field but m and the order's text): each
+    keypress asks it again, and up to 32 configurations are checked (interleaved at P=32)."""
+    return _first_m(dict(rest))
+
+
+def _first_m(state: dict) -> int:
     f = FIELDS["m"]
-    state = dict(rest)
     for m in range(int(f.low), int(f.high) + 1):
         if state_rules.problem({**state, "m": m}) is None:
             return m
