@@ -11,9 +11,10 @@ import subprocess
 import sys
 
 import pytest
-from browser import ARTIFACTS, screenshot, served_app
+from browser import ARTIFACTS, screenshot, served_app, tap
 from playwright.sync_api import expect
 from test_browser_hostile import wheel_zoom
+from test_browser_teach import at
 
 from pipeviz import Config, run
 from pipeviz.text import template
@@ -400,4 +401,55 @@ def test_bokehs_repaint_is_trimmed_and_the_bubbles_stay_hatched(page, explorer, 
     hatched = page.evaluate(INKED, [0.2, 2.8, 3.0])
     assert 0.08 < hatched < 0.7, hatched  # diagonal lines over white, neither blank nor filled
     assert page.evaluate(INKED, [3.1, 3.9, 3.0]) > 0.95  # a forward's box, filled with its colour
+    assert errors == []
+
+
+# How coloured a box on the timeline is: the mean of (largest - smallest channel) over
+# its pixels, about 150 for a forward's blue at full alpha and a fifth of it dimmed.
+COLOURED = """([x0, x1, y]) => { const tl = (""" + MODEL + """)('timeline'); const v = Bokeh.index.find_one(tl);
+    const canvas = v.canvas_view.primary.canvas, ctx = canvas.getContext('2d'), k = canvas.width / v.canvas_view.bbox.width;
+    const sx0 = v.frame.x_scale.compute(x0), sx1 = v.frame.x_scale.compute(x1), sy = v.frame.y_scale.compute(y);
+    const px = ctx.getImageData(Math.round(sx0 * k) + 3, Math.round((sy - 4) * k), Math.round((sx1 - sx0) * k) - 6,
+                                Math.round(8 * k)).data;
+    let sum = 0; for (let i = 0; i < px.length; i += 4) sum += Math.max(px[i], px[i + 1], px[i + 2]) -
+        Math.min(px[i], px[i + 1], px[i + 2]);
+    return sum / (px.length / 4); }"""
+
+# Whatever a visual's CSS override or a plot's font size (static/paint.js keeps the first
+# answer): no stylesheet of the page sets one.
+CSS_OVERRIDES = r"""() => { const found = [], sheets = [], walk = (root) => {
+    sheets.push(...(root.styleSheets || []), ...(root.adoptedStyleSheets || []));
+    for (const el of root.querySelectorAll('*')) if (el.shadowRoot) walk(el.shadowRoot); };
+    walk(document);
+    for (const sheet of sheets) { let rules; try { rules = sheet.cssRules; } catch (e) { continue; }
+      for (const rule of rules) { const text = rule.cssText;
+        const m = text.match(/--bk-[a-z-]*(color|alpha|width|font|align|baseline|join|cap|dash|pattern|scale|weight)[a-z-]*\s*:/g);
+        if (m) found.push(...m); } }
+    const plot = Bokeh.index.find_one((""" + MODEL + """)('timeline'));
+    return {found: found, fontSize: getComputedStyle(plot.el).fontSize, kept: plot.base_font_size}; }"""
+
+
+def test_a_followed_micro_batch_stays_bright_and_the_rest_dimmed_after_new_data(page, explorer, errors):
+    """static/paint.js brings a renderer's selected and dimmed copies up to date only
+    when a repaint draws them: following micro-batch 0 at the defaults, then zooming
+    (new boxes while it is followed), its forward on rank 1 is drawn at full colour and
+    micro-batch 1's above it, on rank 0, dimmed; none of the CSS the patches read once is set."""
+    which, base = explorer
+    open_view(page, base, expect="27.27% simulated")
+    css = page.evaluate(CSS_OVERRIDES)
+    assert css["found"] == [] and css["fontSize"] == f"{css['kept']}px", css
+    bright = page.evaluate(COLOURED, [1.0, 2.0, 0.0])  # F(mb 1) on rank 0, nothing followed yet
+    assert bright > 100
+    tap(page, *at(page, 0.5, 0.0))  # F(mb 0) on rank 0
+    page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('ops').selected.indices.length === 8")
+    before = page.evaluate("() => Bokeh.documents[0].get_model_by_name('ops').data.left.length")
+    page.locator(f"[title='{template('tool.zoom')}']").first.click()
+    page.mouse.move(*at(page, 1.0, 0.5))  # zoom in about t=1: both boxes stay in view
+    page.mouse.wheel(0, -400)
+    page.wait_for_function(f"() => {{ const s = ({MODEL})('ops'); return s.data.left.length !== {before}"
+                           " && s.selected.indices.length > 0; }")
+    page.wait_for_function("() => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(() => ok(true))))")
+    # F(mb 0) on rank 1 and F(mb 1) on rank 0 both run from 1 to 2.
+    followed, other = page.evaluate(COLOURED, [1.0, 2.0, 1.0]), page.evaluate(COLOURED, [1.0, 2.0, 0.0])
+    assert followed > 100 and other < bright / 3, (which, followed, other, bright)
     assert errors == []

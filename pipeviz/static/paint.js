@@ -14,9 +14,17 @@
  *              data change, though the pattern, colour, alpha, scale and weight
  *              are constants: the pattern is made again only when one of them,
  *              or the screen's pixel ratio, changes
+ *   css        it reads each visual's CSS override and each plot's font size with
+ *              getComputedStyle at every paint, and each read after a DOM change
+ *              restyles the page first: a view's answer is kept (none is set)
+ *   variants   it brings five copies of every glyph (selected, dimmed, hovered,
+ *              muted, decimated) up to date at every data change and maps them at
+ *              every paint: they are updated when a paint draws one of them
  *
  * Measured at the defaults on the page: the widths and the hatches together took
- * keypress to repaint from about 31 to 28 ms (benchmarks/page.py). install() applies
+ * keypress to repaint from about 31 to 28 ms, css and variants (with the over-time
+ * lines thinned, view/lod.py) from about 37 to 28 ms and at (32,128,8) from 72 to
+ * 56 ms, side by side in one hour (benchmarks/page.py). install() applies
  * each once per page and returns the names of those applied; one whose Bokeh
  * internals are not there (another Bokeh version) is left out, and
  * tests/test_browser_glance.py fails so that it is noticed (Bokeh is pinned).
@@ -93,7 +101,112 @@
     return true;
   }
 
-  var PATCHES = { styles: styles, widths: widths, hatches: hatches };
+  // A visual's CSS override (--bk-text-color and the like), read with getComputedStyle
+  // at every get of every visual property: each read after a DOM change restyles the
+  // document first. Neither pipeviz, Panel nor Bokeh sets one of these properties
+  // (tests/test_browser_glance.py holds that none of the page's stylesheets does), so
+  // a view's answer is kept once its element is in the document.
+  function css() {
+    var visual = module('core/visuals/visual'), proto = visual && visual.VisualProperties && visual.VisualProperties.prototype;
+    if (!proto || typeof proto._get_css_value !== 'function') return false;
+    if (proto._get_css_value.pvMemo) return true;
+    var read = proto._get_css_value, kept = new WeakMap();
+    var memo = function (name) {
+      var el = this.obj && this.obj.el;
+      if (!el || !el.isConnected) return read.call(this, name);
+      var values = kept.get(el);
+      if (values === undefined) kept.set(el, values = new Map());
+      var key = this.css_prefix + name, value = values.get(key);
+      if (value === undefined) values.set(key, value = read.call(this, name));
+      return value;
+    };
+    memo.pvMemo = true;
+    proto._get_css_value = memo;
+    // The same for a plot's CSS font size (for text sized in em; pipeviz sizes text in
+    // px), which the page's stylesheets set once (the same test holds it).
+    var plots = module('models/plots/plot_canvas'), plot = plots && plots.PlotView && plots.PlotView.prototype;
+    var size = plot && Object.getOwnPropertyDescriptor(plot, 'base_font_size');
+    if (!size || typeof size.get !== 'function') return false;
+    var sizes = new WeakMap();
+    Object.defineProperty(plot, 'base_font_size', {
+      configurable: true,
+      get: function () {
+        if (!this.el || !this.el.isConnected) return size.get.call(this);
+        var value = sizes.get(this.el);
+        if (value === undefined || value === null) sizes.set(this.el, value = size.get.call(this));
+        return value;
+      },
+    });
+    return true;
+  }
+
+  // Every renderer keeps five copies of its glyph besides the one it draws (decimated,
+  // selected, not selected, hovered, muted), and Bokeh brings all of them up to date
+  // whenever the data change, and maps all of them at every repaint: six times the
+  // visuals (the labels' text boxes six times over) for a picture that, with nothing
+  // selected, muted or being dragged, draws only the first. The others are brought up
+  // to date (data, visuals, then mapped) when a repaint is about to draw one of them:
+  // a micro-batch followed (the ops selected), a pan or zoom in progress.
+  function variants() {
+    var mod = module('models/renderers/glyph_renderer'), proto = mod && mod.GlyphRendererView && mod.GlyphRendererView.prototype;
+    if (!proto || ['set_data', 'set_visuals', 'map_data', '_update_masked_indices'].some(function (k) {
+      return typeof proto[k] !== 'function';
+    })) return false;
+    if (proto.map_data.pvLazy) return true;
+    var others = function (view) {
+      return [view.decimated_glyph, view.selection_glyph, view.nonselection_glyph, view.hover_glyph, view.muted_glyph]
+        .filter(function (g) { return g !== undefined && g !== null; });
+    };
+    var drawsOthers = function (view) {
+      var doc = view.model.document;
+      return !view.model.data_source.selected.is_empty() || view.model.muted || view.hover_glyph !== undefined &&
+        view.hover_glyph !== null || (doc !== null && doc !== undefined && doc.interactive_duration() > 0);
+    };
+    var catchUp = function (view) {
+      var stale = view.pvStale;
+      if (!stale) return;
+      view.pvStale = null;
+      var source = view.model.data_source, all = view.all_indices;
+      others(view).forEach(function (g) {
+        // What set_data does to a copy happens before its first await (the copies
+        // inherit the drawn glyph's arrays); what follows concerns arrow heads and WebGL.
+        if (stale.data) g.set_data(source, all, stale.indices);
+        g.set_visuals(source, all);
+        g.after_visuals();
+        g.after_lazy_visuals();
+      });
+    };
+    proto.set_data = async function (indices) {
+      var source = this.model.data_source;
+      this.all_indices = this.model.view.indices;
+      await this.glyph.set_data(source, this.all_indices, indices);
+      this.pvStale = { data: true, indices: indices };
+      await this.set_visuals();
+      this._update_masked_indices();
+      var n = this.all_indices.count, step = this.plot_model.lod_factor;
+      this.decimated = new (module('core/types').Indices)(n);
+      for (var i = 0; i < n; i += step) this.decimated.set(i);
+      this.plot_view.invalidate_dataranges = true;
+    };
+    proto.set_visuals = async function () {
+      var source = this.model.data_source;
+      this.glyph.set_visuals(source, this.all_indices);
+      this.glyph.after_visuals();
+      await this.glyph.after_lazy_visuals();
+      this.pvStale = this.pvStale || { data: false };
+    };
+    var map = function () {
+      this.glyph.map_data();
+      if (!drawsOthers(this)) return;
+      catchUp(this);
+      others(this).forEach(function (g) { g.map_data(); });
+    };
+    map.pvLazy = true;
+    proto.map_data = map;
+    return true;
+  }
+
+  var PATCHES = { styles: styles, widths: widths, hatches: hatches, css: css, variants: variants };
 
   function install() {
     return Object.keys(PATCHES).filter(function (name) { return PATCHES[name](); });
