@@ -144,6 +144,7 @@ class Explorer(pn.viewable.Viewer):
         self._quiet = False
         self._table_rows: tuple = (None, [])
         self._window: tuple[float, float] | None = None  # the timeline's zoom, None at the full view
+        self._lines: dict = {}  # the over-time lines at every vertex (columns.figure_view's "lines")
         self.param.watch(self._changed, list(FIELDS))
         self._refresh(set(FIELDS))
         self.figures.timeline.on_change("inner_width", self._on_resize)
@@ -218,8 +219,9 @@ class Explorer(pn.viewable.Viewer):
             if res is not None:
                 self.result = res
                 self._window = None  # the view's x_range opens at the full view
-                self.figures.apply(columns.figure_view(res, self.unit, lang, self.label_px(state), mem,
-                                                       self.over_time_unit))
+                view = columns.figure_view(res, self.unit, lang, self.label_px(state), mem, self.over_time_unit)
+                self.figures.apply(view)
+                self._lines = view["lines"]  # what a zoom thins again
                 self.figures.apply(teach.figure_view(res, state, lang))  # after: it sets the projector's sizes
                 html = readouts.readout_html(readouts.readout_values(res), lang)
                 # The projector's larger readout (a class inside the pane: its CSS cannot reach in from outside).
@@ -311,6 +313,8 @@ class Explorer(pn.viewable.Viewer):
             self.figures.set_source("fb_halves", columns.fb_halves(res, boxes))
             self.figures.relabel(columns.labels(res, px, window))
             self.figures.set_source("bubbles", columns.bubbles(res, px, window))
+            for name, data in columns.over_time_lines(self._lines, px, window or columns.full_window(res)).items():
+                self.figures.set_source(name, data)
 
     def label_px(self, state: dict | None = None) -> float:
         """The width the micro-batch labels are fitted to (narrower when the projector enlarges them)."""

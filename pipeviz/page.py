@@ -121,7 +121,7 @@ def page_data() -> dict:
         "consts": {"row": ROW, "rowPx": ROW_PX, "labelPxPerChar": LABEL_PX_PER_CHAR, "chunksUnit": CHUNKS,
                    "plotPx": Figures().plot_px, "hideEmpty": list(HIDE_EMPTY),
                    "lod": {"minPx": lod.MIN_PX, "outlinePx": lod.OUTLINE_PX, "cull": lod.CULL,
-                           "bubblePx": lod.BUBBLE_PX}},
+                           "bubblePx": lod.BUBBLE_PX, "stepPx": lod.STEP_PX}},
         "figureTexts": {lang: columns.texts(lang) for lang in text.LANGS},
         "balancedTexts": {lang: columns.balanced_texts(lang) for lang in text.LANGS},
         "closing": closing.page_data(),

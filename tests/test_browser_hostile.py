@@ -127,10 +127,19 @@ def test_the_page_notes_equal_the_apps_and_nothing_is_injected(page, page_url):
 
 # -- zooming brings every op back (view/lod.py), in both explorers ----------------------
 
-ZOOM_JS = """() => { const d = Bokeh.documents.flatMap((doc) => [doc.get_model_by_name('ops')]).filter(Boolean)[0].data;
+ZOOM_JS = """() => { const named = (n) => Bokeh.documents.flatMap((doc) => [doc.get_model_by_name(n)]).filter(Boolean)[0];
+    const d = named('ops').data, steps = named('steps').data, r = named('timeline').x_range;
     let max = 0; for (const c of d.count) max = Math.max(max, c);
     let lines = 0; for (const o of d.outline) lines += o;
-    return {boxes: d.left.length, maxCount: max, outlined: lines}; }"""
+    // The over-time lines' vertices, and how many of them and of the full view's lie in the view now.
+    if (window.__pvFullSteps === undefined) window.__pvFullSteps = steps.xs.map((x) => Array.from(x));
+    const count = (lines) => { let n = 0, inside = 0; for (const xs of lines) for (const x of xs) {
+        n++; if (x >= r.start && x <= r.end) inside++; } return [n, inside]; };
+    const [vertices, inside] = count(steps.xs), [, fullInside] = count(window.__pvFullSteps);
+    return {boxes: d.left.length, maxCount: max, outlined: lines, vertices: vertices, inside: inside,
+            fullInside: fullInside}; }"""
+# The in-flight lines at (32,128,8) at every vertex (lod.thin leaves most out at the full view).
+LINE_VERTICES = 81_972
 
 
 CANVASES = """() => { const out = []; const walk = (root) => { for (const el of root.querySelectorAll('*')) {
@@ -160,11 +169,13 @@ def test_zooming_the_pages_timeline_levels_it_again(page, page_url):
                            " && PipevizExplorer.get().result.config.V === 8")
     full = page.evaluate(ZOOM_JS)
     assert full["maxCount"] > 1 and full["outlined"] == 0 and full["boxes"] < 32 * 1400 / 2
+    assert full["vertices"] < LINE_VERTICES / 2
     wheel_zoom(page, 4)
     page.wait_for_function("PipevizExplorer.get().window !== null", timeout=30_000)
     page.wait_for_function(f"({ZOOM_JS})().maxCount === 1", timeout=30_000)
     zoomed = page.evaluate(ZOOM_JS)
     assert zoomed["outlined"] > 0  # single ops wide enough for outlines again
+    assert zoomed["inside"] > 1.5 * zoomed["fullInside"] > 0, zoomed  # the lines' detail back too
 
 
 def test_zooming_the_apps_timeline_levels_it_again(page, app_url):
@@ -172,6 +183,9 @@ def test_zooming_the_apps_timeline_levels_it_again(page, app_url):
     page.goto(app_url + "?schedule=interleaved&P=32&m=128&V=8")
     page.get_by_text("simulated").first.wait_for(timeout=60_000)
     page.wait_for_function(f"({ZOOM_JS})().boxes > 0 && ({ZOOM_JS})().maxCount > 1", timeout=60_000)
+    assert page.evaluate(ZOOM_JS)["vertices"] < LINE_VERTICES / 2
     wheel_zoom(page, 4)
     page.wait_for_function(f"({ZOOM_JS})().maxCount === 1", timeout=60_000)
-    assert page.evaluate(ZOOM_JS)["outlined"] > 0
+    zoomed = page.evaluate(ZOOM_JS)
+    assert zoomed["outlined"] > 0
+    assert zoomed["inside"] > 1.5 * zoomed["fullInside"] > 0, zoomed  # the lines' detail back too

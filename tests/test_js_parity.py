@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 import random
 
+import numpy as np
 import pytest
 import twin
 
@@ -28,7 +29,7 @@ from pipeviz import NAMES, SCHEDULES, Config, ConfigError, Costs, DeadlockError,
 from pipeviz.config import MAX_OPS
 from pipeviz.order import Order, parse_order
 from pipeviz.simulate import dependencies, simulate
-from pipeviz.view import columns, readouts
+from pipeviz.view import columns, lod, readouts
 from pipeviz.view.fields import FIELDS, encode, parse
 from pipeviz.view.state import normalize
 
@@ -618,17 +619,19 @@ JS_LOD = """([cases]) => JSON.stringify(cases.map(({cfg, px, w}) => {
   const span = res.metrics.makespan, win = w === null ? null : [w[0] * span, w[1] * span];
   const plain = (cols) => Object.fromEntries(Object.entries(cols).map(([k, v]) => [k, Array.from(v)]));
   const boxes = X.columns.ops(res, px, win);
+  const lines = X.columns.thinLines(X.columns.inflightSteps(res), ...(win || X.columns.fullWindow(res)), px);
   return {ops: plain(boxes), fb: plain(X.columns.fbHalves(res, boxes)), labels: plain(X.columns.labels(res, px, win)),
-          gaps: plain(X.columns.bubbles(res, px, win))};
+          gaps: plain(X.columns.bubbles(res, px, win)), lines: lines.xs.map((x, r) => [Array.from(x), Array.from(lines.ys[r])])};
 }))"""
 
 
 def test_level_of_detail_matches_python(twin_page):
-    """The boxes, labels and hatched gaps for full views and zoomed windows, merges included."""
+    """The boxes, labels, hatched gaps and over-time lines for full views and zoomed
+    windows, merges and thinning included."""
     page, _ = twin_page
     cases = lod_cases()
     got = json.loads(page.evaluate(JS_LOD, [cases]))
-    exp, merged, dropped = [], 0, 0
+    exp, merged, dropped, thinned = [], 0, 0, 0
     for c in cases:
         res = run(Config(*c["cfg"]))
         span = res.metrics.makespan
@@ -640,11 +643,40 @@ def test_level_of_detail_matches_python(twin_page):
                     "fb": {k: v.tolist() for k, v in columns.fb_halves(res, o).items()},
                     "labels": {k: (v.tolist() if hasattr(v, "tolist") else v) for k, v in lab.items()},
                     "gaps": {k: v.tolist() for k, v in columns.bubbles(res, c["px"], win).items()}})
+        full = columns.inflight_steps(res)
+        lines = lod.thin_lines(full, *(win or columns.full_window(res)), c["px"])
+        exp[-1]["lines"] = [[x.tolist(), y.tolist()] for x, y in zip(lines["xs"], lines["ys"])]
         dropped += len(res.metrics.bubbles[0]) - len(exp[-1]["gaps"]["left"])
+        thinned += sum(map(len, full["xs"])) - sum(map(len, lines["xs"]))
     assert merged > 1000  # the cases exercise merging, not only one box per op
     assert dropped > 1000  # and gaps too narrow to hatch
+    assert thinned > 100_000  # and lines' vertices left out
     failures = compare(exp, got, [f"{c['cfg']} px={c['px']} window={c['w']}" for c in cases])
     assert not failures, f"{len(failures)} of {len(cases)} differ:\n" + "\n".join(failures[:10])
+
+
+def test_thinning_a_line_matches_python_at_ties_and_edges(twin_page):
+    """lod.thin and columns.js `thin` on paths with repeated times, equal values (the
+    first of equals is kept), vertices beyond the culled window and tiny windows."""
+    page, _ = twin_page
+    rng = random.Random(13)
+    cases = []
+    for _ in range(300):
+        n = rng.randint(1, 400)
+        x, t = [], 0.0
+        for _ in range(n):
+            t += rng.choice([0.0, 0.0, 0.25, 0.5, 1.0, 7.0])
+            x.append(t)
+        y = [float(rng.randint(-2, 2)) for _ in range(n)]
+        x0 = rng.uniform(-10, t + 10)
+        cases.append({"x": x, "y": y, "x0": x0, "x1": x0 + rng.choice([1e-9, 0.5, 3.0, 40.0, 500.0]),
+                      "px": rng.choice([1.0, 13.0, 816.0])})
+    got = page.evaluate("""([cases]) => cases.map((c) => Array.from(PipevizExplorer.columns.thin(
+        Float64Array.from(c.x), Float32Array.from(c.y), c.x0, c.x1, c.px)))""", [cases])
+    want = [lod.thin(np.array(c["x"]), np.array(c["y"], dtype=np.float32), c["x0"], c["x1"], c["px"]).tolist()
+            for c in cases]
+    assert sum(len(c["x"]) - len(w) for c, w in zip(cases, want)) > 1000  # vertices left out, not only kept
+    assert got == want
 
 
 # -- your own order (custom.py and view/own_order.py) -------------------------------

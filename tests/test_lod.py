@@ -1,6 +1,7 @@
 """Level of detail for the timeline (pipeviz/view/lod.py): every op is accounted
 for, wide ops are their own boxes, narrow ones merge into runs of their dominant
-colour, and zooming in brings full detail back."""
+colour, and zooming in brings full detail back; the in-flight lines over time keep,
+per column of pixels, the vertices that draw it (M4)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from hypothesis import strategies as st
 
 from pipeviz import Config, run
 from pipeviz.view import lod
-from pipeviz.view.columns import bubbles, chunk_of, full_window, ops
+from pipeviz.view.columns import bubbles, chunk_of, figure_view, full_window, inflight_steps, ops, over_time_lines
 from pipeviz.view.palette import DISPLAY_KIND, MAX_CHUNKS
 
 PX = 816.0
@@ -147,5 +148,77 @@ def test_the_app_levels_again_when_the_timeline_is_zoomed():
     assert source.data["count"].max() == 1 and source.data["outline"].min() == 1
     assert np.array_equal(gaps.data["left"], bubbles(app.result, app.label_px(), (10.0, 14.0))["left"])
     assert len(app.figures.sources["labels"].data["text"]) > 0  # micro-batch numbers where boxes have room
+    # The over-time lines too: at every vertex there, the vertices in the window.
+    full = inflight_steps(app.result)
+    steps = app.figures.sources["steps"].data
+    want = over_time_lines({"steps": full, "steps_before": app.figures.sources["steps_before"].data}, app.label_px(),
+                           (10.0, 14.0))["steps"]
+    assert all(np.array_equal(a, b) for a, b in zip(steps["xs"], want["xs"]))
+    inside = lambda xs: sum(int(((x >= 10.0) & (x <= 14.0)).sum()) for x in xs)  # noqa: E731
+    assert inside(steps["xs"]) == inside(full["xs"])  # four time units over the plot: nothing to thin
     app.P = 31  # a new view opens at the full view again
     assert source.data["count"].max() > 1
+    assert sum(map(len, app.figures.sources["steps"].data["xs"])) < sum(map(len, inflight_steps(app.result)["xs"])) / 2
+
+
+# -- the in-flight lines over time (lod.thin) ---------------------------------------------
+
+
+def columns_of(x, lo, unit):
+    return np.floor((x - lo) / unit)
+
+
+def check_thin(x, y, x0, x1, px):
+    """`thin` keeps a subsequence that, in every column of the culled window, starts and
+    ends at the column's first and last vertex and reaches its lowest and highest
+    value, with at most four vertices (M4); outside the culled window only the vertex next to it on either side."""
+    keep = lod.thin(x, y, x0, x1, px)
+    assert np.all(np.diff(keep) > 0)
+    span = max(x1 - x0, 1e-300)
+    lo, hi = x0 - lod.CULL * span, x1 + lod.CULL * span
+    unit = span / max(px, 1.0) * lod.STEP_PX
+    inside = np.flatnonzero((x >= lo) & (x <= hi))
+    outside = np.setdiff1d(keep, inside)
+    assert set(outside.tolist()) <= {int(np.searchsorted(x, lo)) - 1, int(inside[-1]) + 1 if inside.size else -2,
+                                     int(np.searchsorted(x, lo))}
+    assert len(outside) <= 2
+    kept = set(keep.tolist())
+    col = columns_of(x[inside], lo, unit)
+    for c in np.unique(col):
+        members = inside[col == c]
+        mine = [i for i in members.tolist() if i in kept]
+        assert mine[0] == members[0] and mine[-1] == members[-1]
+        assert y[mine].min() == y[members].min() and y[mine].max() == y[members].max()
+        assert len(mine) <= 4
+        if len(members) <= 2:
+            assert mine == members.tolist()  # a jump's two vertices, drawn as they are
+    return keep
+
+
+PATHS = st.lists(st.tuples(st.integers(0, 60), st.integers(-3, 3)), min_size=1, max_size=300)
+
+
+@given(PATHS, st.floats(-20, 80), st.floats(0.01, 100), st.sampled_from([1.0, 7.0, 120.0, 816.0]))
+def test_thin_keeps_what_every_column_draws(steps, x0, width, px):
+    gaps, values = np.array(steps, dtype=np.float64).T
+    x = np.cumsum(gaps) / 4.0  # nondecreasing, with repeated times (a step's jump)
+    y = values.astype(np.float32)
+    check_thin(x, y, x0, x0 + width, px)
+
+
+@pytest.mark.parametrize(("cfg", "most"), [(Config("interleaved", 32, 128, 8), 1 / 3),  # 82,000 vertices on 816 px
+                                           (Config("zb-v", 32, 128, 2), 0.9),  # 20,500
+                                           (Config("1f1b", 4, 8), 1.0)])  # the defaults: drawn as they are
+def test_the_lines_drawn_are_thinned_where_they_are_dense(cfg, most):
+    res = run(cfg)
+    view = figure_view(res, plot_px=PX)
+    x0, x1 = full_window(res)
+    full, drawn = view["lines"]["steps"], view["sources"]["steps"]
+    for x, y, dx, dy in zip(full["xs"], full["ys"], drawn["xs"], drawn["ys"]):
+        keep = check_thin(x, y, x0, x1, PX)
+        assert np.array_equal(dx, x[keep]) and np.array_equal(dy, y[keep]) and dy.dtype == np.float32
+        if most == 1.0:  # only a vertex repeating the one before it (a change at time 0) is left out
+            left_out = np.setdiff1d(np.arange(x.size), keep)
+            assert np.all((x[left_out] == x[left_out - 1]) & (y[left_out] == y[left_out - 1])), left_out
+    before, after = sum(map(len, full["xs"])), sum(map(len, drawn["xs"]))
+    assert after < before * most or most == 1.0

@@ -16,7 +16,7 @@
   var C = DATA.consts;
   var ROW = C.row, ROW_PX = C.rowPx, LABEL_PX_PER_CHAR = C.labelPxPerChar;
   var MAX_CHUNKS = PALETTE.maxChunks, DISPLAY_KIND = PALETTE.displayKind;
-  var LOD = C.lod; // view/lod.py's MIN_PX, OUTLINE_PX and CULL
+  var LOD = C.lod; // view/lod.py's MIN_PX, OUTLINE_PX, CULL, BUBBLE_PX and STEP_PX
   var POW10 = [1, 10, 100, 1000, 10000, 100000, 1000000];
   var X = root.PipevizExplorer = root.PipevizExplorer || {};
 
@@ -143,6 +143,55 @@
     for (var e = 0; e < m; e++) outline[e] = count[e] === 1 && (right[e] - left[e]) * (px / span) >= LOD.outlinePx ? 1.0 : 0.0;
     return { rep: rep, left: Float64Array.from(left), right: Float64Array.from(right), color: col, count: count,
              outline: outline };
+  }
+
+  // The vertices of a path (x nondecreasing) drawn for the window [x0, x1] over plotPx
+  // pixels (twin of lod.thin, M4): per column LOD.stepPx wide, the first, lowest,
+  // highest and last (the first of equal values), in order; beyond the window widened
+  // by LOD.cull, only the vertex next to it on either side.
+  function thin(x, y, x0, x1, plotPx) {
+    var span = Math.max(x1 - x0, 1e-300), px = Math.max(plotPx, 1.0);
+    var unit = span / px * LOD.stepPx, lo = x0 - LOD.cull * span, hi = x1 + LOD.cull * span;
+    var n = x.length, keep = new Int32Array(n), k = 0, i = 0;
+    while (i < n && x[i] < lo) i++;
+    if (i > 0) keep[k++] = i - 1;
+    while (i < n && x[i] <= hi) {
+      var c = Math.floor((x[i] - lo) / unit), low = i, high = i, j = i + 1;
+      for (; j < n && x[j] <= hi && Math.floor((x[j] - lo) / unit) === c; j++) {
+        if (y[j] < y[low]) low = j;
+        if (y[j] > y[high]) high = j;
+      }
+      var picks = [i, Math.min(low, high), Math.max(low, high), j - 1];
+      for (var p = 0; p < 4; p++) if (k === 0 || keep[k - 1] !== picks[p]) keep[k++] = picks[p];
+      i = j;
+    }
+    if (i < n) keep[k++] = i;
+    return keep.subarray(0, k);
+  }
+
+  // A multi-line source's columns with each line's xs and ys thinned (thin).
+  function thinLines(lines, x0, x1, plotPx) {
+    var out = Object.assign({}, lines), xs = [], ys = [];
+    lines.xs.forEach(function (x, r) {
+      var y = lines.ys[r], keep = thin(x, y, x0, x1, plotPx), m = keep.length;
+      var tx = new Float64Array(m), ty = new y.constructor(m);
+      for (var e = 0; e < m; e++) { tx[e] = x[keep[e]]; ty[e] = y[keep[e]]; }
+      xs.push(tx);
+      ys.push(ty);
+    });
+    out.xs = xs;
+    out.ys = ys;
+    return out;
+  }
+
+  var LINES = ['steps', 'steps_before']; // the multi-line sources thinned to the pixels
+
+  // The over-time lines drawn for the visible window: figureView's `lines`, each
+  // line's vertices kept where they show (columns.over_time_lines).
+  function overTimeLines(lines, plotPx, window) {
+    var out = {};
+    LINES.forEach(function (name) { out[name] = thinLines(lines[name], window[0], window[1], plotPx); });
+    return out;
   }
 
   // The timeline's boxes for the visible window (default: the full view), at the
@@ -335,12 +384,18 @@
       steps_before: inflightSteps(res, true),
     };
     var more = X.memoryView.figureParts(res, mem === undefined ? null : mem, overTime, lang, timelineHeight(res.config.P));
-    return { sources: Object.assign(sources, more.sources), props: Object.assign(props(res, unit, lang), more.props) };
+    Object.assign(sources, more.sources);
+    // The over-time lines at every vertex, which a zoom thins again (overTimeLines).
+    var lines = {};
+    LINES.forEach(function (name) { lines[name] = sources[name]; });
+    Object.assign(sources, overTimeLines(lines, plotPx === undefined ? C.plotPx : plotPx, fullWindow(res)));
+    return { sources: sources, props: Object.assign(props(res, unit, lang), more.props), lines: lines };
   }
 
   X.columns = {
     chunkOfStage: chunkOfStage, chunkOf: chunkOf, fbHalves: fbHalves, stuckColumns: stuckColumns, fullWindow: fullWindow,
-    level: level, ops: ops, labels: labels, bubbles: bubbles, inflightBars: inflightBars,
+    level: level, thin: thin, thinLines: thinLines, overTimeLines: overTimeLines, ops: ops, labels: labels,
+    bubbles: bubbles, inflightBars: inflightBars,
     inflightSteps: inflightSteps, timelineHeight: timelineHeight, chunkPalette: chunkPalette, props: props,
     texts: texts, figureView: figureView,
   };

@@ -118,6 +118,7 @@
     this.written = {}; // element id -> the HTML last written there
     this.shownLang = this.values.lang; // the page was built in this language
     this.renderers = null; // source name -> its renderers (renderersOf)
+    this.lines = null; // the over-time lines unthinned (columns.figureView's lines)
   }
 
   // The value a widget shows, as the field holds it.
@@ -305,10 +306,11 @@
     var bytes = mem === null ? null : this.memoryFor;
     var from = {
       ops: [res, px, null], fb_halves: [res, px, null], stuck_ops: [res, lang], labels: [res, px, null], bubbles: [res, px, null],
-      bars: [res, unit], steps: [res, overTime, bytes], steps_before: [res, overTime, bytes],
+      bars: [res, unit], steps: [res, overTime, bytes, px, null], steps_before: [res, overTime, bytes, px, null],
       memory_bars: [res, bytes], memory_over: [res, bytes, lang],
     };
     this.window = null; // the view's x_range opens at the full view
+    this.lines = view.lines; // the over-time lines at every vertex, which a zoom thins again
     SOURCES.forEach(function (name) {
       if (same(self.drawn[name], from[name])) return;
       self.setSource(name, view.sources[name]);
@@ -376,6 +378,13 @@
     if (!same(this.drawn.bubbles, from)) {
       this.setSource('bubbles', X.columns.bubbles(res, px, win));
       this.drawn.bubbles = from;
+    }
+    var lines = this.drawn.steps ? this.drawn.steps.slice(0, 3).concat([px, win]) : null; // [res, unit, bytes, ...]
+    if (this.lines !== null && lines !== null && !same(this.drawn.steps, lines)) {
+      var thinned = X.columns.overTimeLines(this.lines, px, win || X.columns.fullWindow(res));
+      this.setSource('steps', thinned.steps);
+      this.setSource('steps_before', thinned.steps_before);
+      this.drawn.steps = this.drawn.steps_before = lines;
     }
   };
 

@@ -2,8 +2,8 @@
 sources, and the properties of its models (ranges, heights, palette, texts).
 
 `figure_view(res, unit, lang, plot_px)` returns {"sources": {name: columns},
-"props": {model name: {attribute: value}}}; `render.figures.Figures.apply` assigns
-it to the Bokeh models by name, and the standalone page does the same with the
+"props": {model name: {attribute: value}}, "lines": the over-time lines unthinned};
+`render.figures.Figures.apply` assigns the first two to the Bokeh models by name, and the standalone page does the same with the
 output of its JavaScript twin (static/columns.js).
 
 Bokeh sends numeric numpy columns as binary (about 1 ms at any size); lists and
@@ -288,7 +288,19 @@ def figure_view(res: Result, unit: str = "micro-batches", lang: str = "en", plot
     }
     more_sources, more_props = memory_view.figure_parts(res, mem, over_time, lang, timeline_height(res.config.P))
     sources.update(more_sources)
-    return {"sources": sources, "props": {**props(res, unit, lang), **more_props}}
+    # The over-time lines at every vertex, which a zoom thins again (`over_time_lines`).
+    lines = {name: sources[name] for name in LINES}
+    sources.update(over_time_lines(lines, plot_px, full_window(res)))
+    return {"sources": sources, "props": {**props(res, unit, lang), **more_props}, "lines": lines}
+
+
+LINES = ("steps", "steps_before")  # the multi-line sources thinned to the pixels (lod.thin)
+
+
+def over_time_lines(lines: dict, plot_px: float, window: tuple[float, float]) -> dict:
+    """The over-time lines drawn for the visible window (view/lod.py's `thin`): the
+    `lines` of `figure_view`, each line's vertices kept where they show."""
+    return {name: lod.thin_lines(lines[name], window[0], window[1], plot_px) for name in LINES}
 
 
 strings({
