@@ -423,7 +423,8 @@ CSS_OVERRIDES = r"""() => { const found = [], sheets = [], walk = (root) => {
     walk(document);
     for (const sheet of sheets) { let rules; try { rules = sheet.cssRules; } catch (e) { continue; }
       for (const rule of rules) { const text = rule.cssText;
-        const m = text.match(/--bk-[a-z-]*(color|alpha|width|font|align|baseline|join|cap|dash|pattern|scale|weight)[a-z-]*\s*:/g);
+        const m = text.match(
+          /--bk-[a-z-]*(color|alpha|width|font|align|baseline|join|cap|dash|pattern|scale|weight)[a-z-]*\s*:/g);
         if (m) found.push(...m); } }
     const plot = Bokeh.index.find_one((""" + MODEL + """)('timeline'));
     return {found: found, fontSize: getComputedStyle(plot.el).fontSize, kept: plot.base_font_size}; }"""
