@@ -182,13 +182,17 @@
       await this.glyph.set_data(source, this.all_indices, indices);
       this.pvStale = { data: true, indices: indices };
       await this.set_visuals();
-      this._update_masked_indices();
+      // The new mask's change signal asks for the visuals again; they are computed over
+      // every row, mask or not, and were just made.
+      this.pvMasking = true;
+      try { this._update_masked_indices(); } finally { this.pvMasking = false; }
       var n = this.all_indices.count, step = this.plot_model.lod_factor;
       this.decimated = new (module('core/types').Indices)(n);
       for (var i = 0; i < n; i += step) this.decimated.set(i);
       this.plot_view.invalidate_dataranges = true;
     };
     proto.set_visuals = async function () {
+      if (this.pvMasking) return;
       var source = this.model.data_source;
       this.glyph.set_visuals(source, this.all_indices);
       this.glyph.after_visuals();
