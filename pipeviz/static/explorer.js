@@ -379,7 +379,7 @@
       this.setSource('bubbles', X.columns.bubbles(res, px, win));
       this.drawn.bubbles = from;
     }
-    var lines = this.drawn.steps ? this.drawn.steps.slice(0, 3).concat([px, win]) : null; // [res, unit, bytes, ...]
+    var lines = this.drawn.steps ? this.drawn.steps.slice(0, 3).concat([px, win]) : null; // [res, overTime, bytes, px, win]
     if (this.lines !== null && lines !== null && !same(this.drawn.steps, lines)) {
       var thinned = X.columns.overTimeLines(this.lines, px, win || X.columns.fullWindow(res));
       this.setSource('steps', thinned.steps);

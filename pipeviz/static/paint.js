@@ -108,7 +108,9 @@
   // a view's answer is kept once its element is in the document.
   function css() {
     var visual = module('core/visuals/visual'), proto = visual && visual.VisualProperties && visual.VisualProperties.prototype;
-    if (!proto || typeof proto._get_css_value !== 'function') return false;
+    var plots = module('models/plots/plot_canvas'), plot = plots && plots.PlotView && plots.PlotView.prototype;
+    var size = plot && Object.getOwnPropertyDescriptor(plot, 'base_font_size');
+    if (!proto || typeof proto._get_css_value !== 'function' || !size || typeof size.get !== 'function') return false;
     if (proto._get_css_value.pvMemo) return true;
     var read = proto._get_css_value, kept = new WeakMap();
     var memo = function (name) {
@@ -124,9 +126,6 @@
     proto._get_css_value = memo;
     // The same for a plot's CSS font size (for text sized in em; pipeviz sizes text in
     // px), which the page's stylesheets set once (the same test holds it).
-    var plots = module('models/plots/plot_canvas'), plot = plots && plots.PlotView && plots.PlotView.prototype;
-    var size = plot && Object.getOwnPropertyDescriptor(plot, 'base_font_size');
-    if (!size || typeof size.get !== 'function') return false;
     var sizes = new WeakMap();
     Object.defineProperty(plot, 'base_font_size', {
       configurable: true,

@@ -3,8 +3,9 @@ sources, and the properties of its models (ranges, heights, palette, texts).
 
 `figure_view(res, unit, lang, plot_px)` returns {"sources": {name: columns},
 "props": {model name: {attribute: value}}, "lines": the over-time lines unthinned};
-`render.figures.Figures.apply` assigns the first two to the Bokeh models by name, and the standalone page does the same with the
-output of its JavaScript twin (static/columns.js).
+`render.figures.Figures.apply` assigns the first two to the Bokeh models by name, and
+the standalone page does the same with the output of its JavaScript twin
+(static/columns.js).
 
 Bokeh sends numeric numpy columns as binary (about 1 ms at any size); lists and
 strings cost far more, so every column here is numeric except the few labels drawn

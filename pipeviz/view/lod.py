@@ -22,8 +22,8 @@ The in-flight lines over time get the same treatment (`thin`, M4: Jugel et al., 
 2014): a line's vertices fall into columns STEP_PX pixels wide and each column keeps
 its first, lowest, highest and last vertex, in order, which draws the same column
 (it spans the same values and enters and leaves at the same ones). At (32,128,8) the
-32 lines held 131,000 vertices on ~800 pixels, and the browser's rasterising them
-was a quarter of a keypress. Where a line is sparse (a jump's two vertices a column)
+32 lines held 82,000 vertices on ~800 pixels, and the browser's rasterising them was
+half of its commit (about 24 ms of a keypress, traced); thinned, 23,800. Where a line is sparse (a jump's two vertices a column)
 it is drawn as it is: at the defaults only a vertex repeating the one before is left out.
 
 A box keeps the columns of a representative op (the first op of the box in its
