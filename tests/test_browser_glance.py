@@ -404,6 +404,63 @@ def test_bokehs_repaint_is_trimmed_and_the_bubbles_stay_hatched(page, explorer, 
     assert errors == []
 
 
+# Each glyph renderer's element on the timeline against its bounding box, both in the
+# frame's pixels: how many were compared, the largest gap between where an element is
+# and where its box says, and the boxes.
+PLACED = """() => { const tl = (""" + MODEL + """)('timeline'), v = Bokeh.index.find_one(tl);
+    const at = v.frame.el.getBoundingClientRect(); let worst = 0; const boxes = [];
+    for (const r of v.renderer_views.values()) {
+        const b = r.bbox; if (r.model.type !== 'GlyphRenderer' || !r.model.visible || b == null || !b.is_valid) continue;
+        const e = r.el.getBoundingClientRect(); boxes.push([b.left, b.top, b.width, b.height].map((x) => x.toFixed(2)).join());
+        worst = Math.max(worst, Math.abs(e.left - at.left - b.left), Math.abs(e.top - at.top - b.top),
+                         Math.abs(e.width - b.width), Math.abs(e.height - b.height)); }
+    return [boxes.length, worst, boxes]; }"""
+
+
+def test_renderer_elements_follow_their_boxes_once_the_repaint_is_over(page, explorer, errors):
+    """static/paint.js places the renderers' (empty) elements a task after the repaint,
+    not during it: still where their boxes are once it is over. m changes the labels'
+    extent, so some boxes move with each press."""
+    which, base = explorer
+    open_view(page, base, expect="27.27% simulated")
+    seen = []
+    for key, readout in (("ArrowRight", "25.00% simulated"), ("ArrowLeft", "27.27% simulated"),
+                         ("ArrowRight", "25.00% simulated")):
+        press(page, 1, key)
+        page.locator(".pv-readout").filter(has_text=readout).first.wait_for()
+        page.wait_for_function("() => new Promise((ok) => requestAnimationFrame(() => setTimeout(() => ok(true), 0)))")
+        n, worst, boxes = page.evaluate(PLACED)
+        assert n >= 3 and worst < 0.5, (which, key, n, worst)
+        seen.append(boxes)
+    assert seen[0] != seen[1] and seen[0] == seen[2], seen  # they moved, and came back with the value
+    assert errors == []
+
+
+# A slider's value set from outside its handle (as a preset or the URL sets it): the
+# Bokeh model of the slider whose handle is the i-th on the page.
+SET_SLIDER = """([handle, value]) => { for (const d of Bokeh.documents) for (const m of d.all_models) {
+    const v = Bokeh.index.find_one(m); if (!v || !v._noUiSlider || !v.el.shadowRoot.contains(handle)) continue;
+    m.value = value; return true; }
+    return false; }"""
+
+
+def test_a_slider_set_from_elsewhere_moves_its_handle(page, explorer, errors):
+    """static/paint.js hands a slider's value to noUiSlider only when noUiSlider holds
+    another: one set by the slider's own key is not handed back, one set from outside
+    moves the handle and the readout follows."""
+    which, base = explorer
+    open_view(page, base, expect="27.27% simulated")
+    press(page, 1, "ArrowRight")
+    page.locator(".pv-readout").filter(has_text="25.00% simulated").first.wait_for()
+    assert handle(page, 1).get_attribute("aria-valuenow") == "9.0"
+    assert page.evaluate(SET_SLIDER, [handle(page, 1).element_handle(), 16]) is True
+    page.locator(".pv-readout").filter(has_text="15.79% simulated").first.wait_for()  # (P-1)/(m+P-1) = 3/19
+    page.wait_for_function("(h) => h.getAttribute('aria-valuenow') === '16.0'", arg=handle(page, 1).element_handle())
+    press(page, 1, "ArrowLeft")  # the key goes on from where the handle now is
+    page.locator(".pv-readout").filter(has_text="16.67% simulated").first.wait_for()  # 3/18
+    assert errors == []
+
+
 # How coloured a box on the timeline is: the mean of (largest - smallest channel) over
 # its pixels, about 150 for a forward's blue at full alpha and a fifth of it dimmed.
 COLOURED = """([x0, x1, y]) => { const tl = (""" + MODEL + """)('timeline'); const v = Bokeh.index.find_one(tl);
