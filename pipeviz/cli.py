@@ -22,6 +22,7 @@ from .order import PLACEMENTS
 from .text import strings
 
 EXIT_USAGE = 2
+MAX_TEXT_WIDTH = 10_000  # columns of `show`'s text timeline
 
 
 def one_line(text: str) -> str:
@@ -328,7 +329,10 @@ def build_parser() -> argparse.ArgumentParser:
                                    "ops labelled by kind and micro-batch, '/' where the rank idles.")
     _add_config_args(p)
     _add_order_args(p)
-    p.add_argument("--width", type=_whole("width", 20), default=120, help="timeline width in columns (default 120)")
+    # Wider than a line anyone reads, and the makespan / width of an unbounded width
+    # overflows a float: refused with the range.
+    p.add_argument("--width", type=_whole_in("width", 20, MAX_TEXT_WIDTH), default=120,
+                   help=f"timeline width in columns, 20..{MAX_TEXT_WIDTH} (default 120)")
 
     p = sub.add_parser("page", help="write the explorer as one self-contained HTML file (no server)",
                        description="Write the interactive explorer as one HTML file with inline Bokeh and the "
