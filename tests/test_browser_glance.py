@@ -436,8 +436,8 @@ def test_renderer_elements_follow_their_boxes_once_the_repaint_is_over(page, exp
     assert errors == []
 
 
-# A slider's value set from outside its handle (as a preset or the URL sets it): the
-# Bokeh model of the slider whose handle is the i-th on the page.
+# A slider's value set from outside its handle (as a preset or the URL sets it): sets
+# `value` on the Bokeh model of the slider whose view holds `handle`; false if none does.
 SET_SLIDER = """([handle, value]) => { for (const d of Bokeh.documents) for (const m of d.all_models) {
     const v = Bokeh.index.find_one(m); if (!v || !v._noUiSlider || !v.el.shadowRoot.contains(handle)) continue;
     m.value = value; return true; }
