@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import shutil
 import struct
+import unicodedata
 import zlib
 from contextlib import contextmanager
 from pathlib import Path
@@ -29,6 +30,28 @@ MIN_WIDTH, MAX_WIDTH = 400, 4000
 BARS_WIDTH = 260
 CHROMIUM = ("chromium", "chromium-browser", "google-chrome")
 DRIVERS = ("chromedriver", "chromium.chromedriver")
+
+
+# Room kept free at the figure's right edge, in px.
+TEXT_MARGIN = 8
+# Widths in em, generous for Liberation Sans (the browser's Helvetica) and Noto CJK:
+# the figure is made in a browser that measures nothing before its text is placed.
+NARROW, NARROW_EM, DIGIT_EM, OTHER_EM, WIDE_EM, BOLD = " .,:;'|!()[]ijlf-", 0.32, 0.56, 0.72, 1.0, 1.1
+
+
+def text_px(text: str, font_px: float, bold: bool = False) -> float:
+    """An upper estimate of `text`'s width in px, for wrapping a figure's readout."""
+    em = 0.0
+    for ch in text:
+        if unicodedata.east_asian_width(ch) in "WF":
+            em += WIDE_EM
+        elif ch in NARROW:
+            em += NARROW_EM
+        elif ch.isdigit() or ch.islower():
+            em += DIGIT_EM
+        else:
+            em += OTHER_EM
+    return em * font_px * (BOLD if bold else 1.0)
 
 
 class FigureError(PipevizError):
@@ -53,12 +76,19 @@ def layout(res: Result, lang: str = "en", width: int = 1200, inflight: bool = Fa
     tl.sizing_mode = "fixed"
     tl.width = timeline_width
     tl.toolbar_location = None
+    # The readout's lines, wrapped to the room right of the rank axis (the titles start there).
+    room = timeline_width - BORDER_LEFT - TEXT_MARGIN
+    on = 1 if projector else 0
     head, summary = teach.slide_texts(res, lang)
-    figs.models["slide_readout"].text, figs.models["slide_summary"].text = head, summary
+    head_lines = teach.slide_lines(head, lambda t: text_px(t, teach.FONTS["title"][on], bold=True) <= room)
+    summary_lines = teach.slide_lines(summary, lambda t: text_px(t, teach.FONTS["tick"][on]) <= room)
+    figs.models["slide_readout"].text = "\n".join(head_lines)
+    figs.models["slide_summary"].text = "\n".join(summary_lines)
     render_teach.add_slide_legend(figs)
     for name in ("slide_legend", "slide_readout", "slide_summary"):
         figs.models[name].visible = True
-    tl.height += teach.slide_extra(projector)  # the legend and the readout's lines, below the plot
+    # The legend and the readout's lines, below the plot.
+    tl.height += teach.slide_extra(projector, len(head_lines), len(summary_lines))
     if not inflight:
         return tl
     bars = figs.inflight

@@ -11,7 +11,7 @@ import sys
 
 import numpy as np
 import pytest
-from browser import screenshot, served_app, tap
+from browser import ARTIFACTS, screenshot, served_app, tap
 
 from pipeviz import Config, Costs, run
 from pipeviz.causes import critical_path
@@ -332,6 +332,21 @@ def test_the_projector_enlarges_text_and_rows(page, explorer):
     page.wait_for_function("(e) => parseFloat(getComputedStyle(e).fontSize) >= 28", arg=bubble.element_handle())
 
 
+def slide_lines_shown(page) -> tuple[float, list[list[tuple[str, float]]]]:
+    """The room right of the timeline's rank axis, and the figure's two titles as
+    lines, each with its width measured in the title's font."""
+    return page.evaluate("""() => {
+        const d = Bokeh.documents[0], view = Bokeh.index.find_one(d.get_model_by_name('timeline'));
+        const ctx = document.createElement('canvas').getContext('2d');
+        const lines = ['slide_readout', 'slide_summary'].map((n) => {
+            const t = d.get_model_by_name(n);
+            ctx.font = [t.text_font_style, t.text_font_size, t.text_font].join(' ');
+            return t.text.split('\\n').map((line) => [line, ctx.measureText(line).width]);
+        });
+        return [view.bbox.width - view.frame.bbox.left, lines];
+    }""")
+
+
 def test_the_download_button_saves_the_figure_as_png(page, explorer):
     kind = explorer()
     with page.expect_download() as info:
@@ -342,17 +357,37 @@ def test_the_download_button_saves_the_figure_as_png(page, explorer):
     # The legend and the readout lines are added below a timeline of its usual height
     # (IHDR: width and height, big-endian), which the page then has again.
     height = teach.timeline_height(4, False)
-    assert int.from_bytes(data[20:24], "big") == height + teach.slide_extra(False)
+    _, (head, summary) = slide_lines_shown(page)  # the readout's lines, wrapped to the plot
+    assert int.from_bytes(data[20:24], "big") == height + teach.slide_extra(False, len(head), len(summary))
     assert model(page, "timeline", "height") == model(page, "inflight", "height") == height
     # The slide's legend and readout are shown only in the figure.
     assert model(page, "slide_readout", "visible") is False
     assert model(page, "slide_readout", "text").startswith("1F1B, P=4, m=8, V=1: Bubble (one iteration): 27.27%")
     import shutil
 
-    from browser import ARTIFACTS
-
     ARTIFACTS.mkdir(exist_ok=True)
     shutil.copy(path, ARTIFACTS / f"teach-download-{kind}.png")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_figure_downloaded_on_a_phone_wraps_its_readout_to_the_plot(page, explorer, lang):
+    page.set_viewport_size({"width": 360, "height": 800})
+    explorer(f"?lang={lang}", ready="27.27%")
+    with page.expect_download() as info:
+        page.get_by_role("button", name=template("teach.download", lang)).click()
+    data = open(info.value.path(), "rb").read()
+    # Each line of the two titles, measured in its own font, fits right of the rank axis.
+    room, lines = slide_lines_shown(page)
+    head, summary = lines
+    assert len(head) >= 2 and len(summary) >= 2
+    assert all(width <= room for _, width in head + summary), (room, lines)
+    full = teach.slide_texts(DEFAULT, lang)
+    assert "".join(t for t, _ in head).replace(" ", "") == full[0].replace(" ", "")
+    ARTIFACTS.mkdir(exist_ok=True)
+    (ARTIFACTS / f"teach-download-phone-{lang}.png").write_bytes(data)
+    # The figure is as tall as the timeline, the legend and every line (IHDR's height).
+    height = teach.timeline_height(4, False) + teach.slide_extra(False, len(head), len(summary))
+    assert int.from_bytes(data[20:24], "big") == height
 
 
 def test_chinese_tooltip_and_follow_note(page, explorer):

@@ -330,16 +330,70 @@
     return nextFrame().then(function () { return viewOf(model, frames - 1); });
   }
 
+  // The readout line `text` cut into lines that each `fits`, at the best of the breaks
+  // that do (view/teach.py's slide_lines is the twin; there, widths are estimated).
+  function slideLines(text, fits, breaks, level) {
+    level = level || 0;
+    if (fits(text) || level === breaks.length) return [text];
+    var lines = [], line = '';
+    pieces(text, breaks[level]).forEach(function (piece) {
+      if (line && !fits(trimLine(line + piece, breaks))) {
+        lines.push(trimLine(line, breaks));
+        line = piece;
+      } else line += piece;
+    });
+    lines.push(trimLine(line, breaks));
+    return [].concat.apply([], lines.map(function (l) { return slideLines(l, fits, breaks, level + 1); }));
+  }
+
+  // `text` cut after each break (the earliest first; on a tie, the first listed).
+  function pieces(text, breaks) {
+    var out = [], start = 0;
+    for (;;) {
+      var at = -1, end = 0;
+      breaks.forEach(function (b) {
+        var i = text.indexOf(b, start);
+        if (i >= 0 && (at < 0 || i < at)) { at = i; end = i + b.length; }
+      });
+      if (at < 0) break;
+      out.push(text.slice(start, end));
+      start = end;
+    }
+    if (start < text.length) out.push(text.slice(start));
+    return out;
+  }
+
+  // A line's end without its separator (the first break) or spaces.
+  function trimLine(line, breaks) {
+    var sep = breaks[0][0];
+    if (line.length >= sep.length && line.slice(line.length - sep.length) === sep) line = line.slice(0, line.length - sep.length);
+    return line.replace(/ +$/, '');
+  }
+
+  // A title's text wrapped to `room` px as the canvas measures it in the title's font.
+  function wrapTitle(title, text, room, wrap) {
+    var ctx = root.document.createElement('canvas').getContext('2d');
+    ctx.font = [title.text_font_style, title.text_font_size, title.text_font].join(' ');
+    return slideLines(text, function (t) { return ctx.measureText(t).width <= room; }, wrap.breaks);
+  }
+
   function download(refs, name) {
-    var slide = refs.slide;
+    var slide = refs.slide, wrap = refs.slide_wrap;
     var views = [refs.timeline, refs.inflight].map(function (m) { return root.Bokeh.index.find_one(m); });
     if (!views[0]) return Promise.resolve(null);
     var texts = refs.slide_texts.data;
-    slide[1].text = texts.head.length ? texts.head[0] : '';
-    slide[2].text = texts.summary.length ? texts.summary[0] : '';
+    // The titles start at the plot's left edge, right of the rank axis (figure.py: TEXT_MARGIN).
+    var room = views[0].bbox.width - views[0].frame.bbox.left - 8;
+    var head = wrapTitle(slide[1], texts.head.length ? texts.head[0] : '', room, wrap);
+    var summary = wrapTitle(slide[2], texts.summary.length ? texts.summary[0] : '', room, wrap);
+    slide[1].text = head.join('\n');
+    slide[2].text = summary.join('\n');
     // The legend and the readout take room below the timeline: both plots grow by it,
-    // the bars' below their axis, so the two keep their rows side by side.
-    var tl = refs.timeline, bars = refs.inflight, extra = texts.extra.length ? texts.extra[0] : 0;
+    // the bars' below their axis, so the two keep their rows side by side. Each line
+    // past a title's first adds its line height (view/teach.py's slide_extra).
+    var more = function (title, lines) { return (lines - 1) * Math.ceil(parseFloat(title.text_font_size) * wrap.line_height); };
+    var tl = refs.timeline, bars = refs.inflight;
+    var extra = (texts.extra.length ? texts.extra[0] : 0) + more(slide[1], head.length) + more(slide[2], summary.length);
     var was = { height: tl.height, barsHeight: bars.height, border: bars.min_border_bottom };
     var barsView = views[1], below = barsView ? barsView.bbox.height - barsView.frame.bbox.bottom : 0;
     showLegend(refs, true);
@@ -393,6 +447,6 @@
   }
 
   root.PipevizTeach = {
-    on: on, why: why, download: download, countsAt: countsAt, state: state, SPEEDS: SPEEDS, SECONDS: SECONDS,
+    on: on, why: why, download: download, countsAt: countsAt, slideLines: slideLines, state: state, SPEEDS: SPEEDS, SECONDS: SECONDS,
   };
 })(typeof window !== 'undefined' ? window : globalThis);

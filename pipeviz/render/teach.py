@@ -40,6 +40,7 @@ from bokeh.models import (
 )
 from bokeh.models.tools import PanTool, ResetTool, SaveTool, WheelZoomTool
 
+from ..view import teach
 from ..view.palette import BUBBLE_HATCH, KIND_COLORS, W_ONLY_COLOR
 from ..view.teach import LABEL_GLYPHS
 from . import sweep
@@ -195,6 +196,8 @@ def add(figs) -> None:
         why=why, play=play, time=time, speed=speed, cursors=cursors, curtains=curtains, bars_dim=bars_dim,
         download=download, timeline=tl, inflight=bars, slide=[legend, readout, summary], slide_texts=src["slide_texts"],
         cursor_glyphs=cursor_glyphs,
+        # How a figure's readout wraps (view/teach.py: slide_lines, slide_extra).
+        slide_wrap=dict(breaks=[list(b) for b in teach.SLIDE_BREAKS], line_height=teach.SLIDE_LINE_HEIGHT),
     )
     handler = CustomJS(args=dict(refs=refs), code=lib + "\nPipevizTeach.on(refs, cb_obj);")
     src["ops"].selected.js_on_change("indices", handler)

@@ -13,7 +13,9 @@ boxes), both in the URL.
 
 from __future__ import annotations
 
+import math
 import re
+from collections.abc import Callable
 from html import unescape
 
 import numpy as np
@@ -54,6 +56,13 @@ AXES = ("timeline_xaxis", "rank_axis", "bars_xaxis", "over_time_xaxis", "over_ti
 # backward is the split schedules' B).
 KIND_LETTERS = [("B" if k == I else name) for k, name in enumerate(KIND_NAMES)]
 LAYOUT_SEP = readouts.LAYOUTS["sep"]
+# Where a figure's readout line may wrap when it is wider than the plot, best first:
+# between the summary's parts (the separator goes), after a clause, at any space. A
+# piece wider than the plot by itself is left whole.
+SLIDE_BREAKS = ((LAYOUT_SEP,), (": ", "\uff1a", ", ", "\uff0c"), (" ",))
+# Each line a readout title gains past its first, as a multiple of its font size
+# (as Bokeh spaces a title's lines, measured in its PNG: 15 px at 13 px, 12 at 11).
+SLIDE_LINE_HEIGHT = 1.15
 # Words the browser code (render/teach.js) reads, by key.
 WORD_KEYS = ("why.other", "why.own", "why.end", "why.hint", "op.desc", "op.pair", "op.encoder", "follow.on",
              "follow.merged",
@@ -187,9 +196,47 @@ def sizes(state: dict) -> dict:
     return out
 
 
-def slide_extra(projector: bool) -> int:
-    """The room a figure's legend and readout lines take below the timeline, in px."""
-    return SLIDE_LEGEND_PX + SLIDE_LINE_PX * (3 if projector else 2)
+def slide_extra(projector: bool, head_lines: int = 1, summary_lines: int = 1) -> int:
+    """The room a figure's legend and readout lines take below the timeline, in px:
+    the head and the summary wrapped to `head_lines` and `summary_lines` lines."""
+    on = 1 if projector else 0
+    more = (head_lines - 1) * math.ceil(FONTS["title"][on] * SLIDE_LINE_HEIGHT)
+    more += (summary_lines - 1) * math.ceil(FONTS["tick"][on] * SLIDE_LINE_HEIGHT)
+    return SLIDE_LEGEND_PX + SLIDE_LINE_PX * (3 if projector else 2) + more
+
+
+def slide_lines(text: str, fits: Callable[[str], bool], level: int = 0) -> list[str]:
+    """`text` cut into lines that each `fits` the plot, at the best breaks that do
+    (SLIDE_BREAKS). render/teach.js's slideLines is the twin, measuring in the browser."""
+    if fits(text) or level == len(SLIDE_BREAKS):
+        return [text]
+    lines, line = [], ""
+    for piece in _pieces(text, SLIDE_BREAKS[level]):
+        if line and not fits(_trim(line + piece)):
+            lines.append(_trim(line))
+            line = piece
+        else:
+            line += piece
+    lines.append(_trim(line))
+    return [out for ln in lines for out in slide_lines(ln, fits, level + 1)]
+
+
+def _pieces(text: str, breaks: tuple[str, ...]) -> list[str]:
+    """`text` cut after each break (the earliest first; on a tie, the first listed)."""
+    out, start = [], 0
+    while True:
+        hits = [(i, k) for k, b in enumerate(breaks) if (i := text.find(b, start)) >= 0]
+        if not hits:
+            break
+        i, k = min(hits)
+        out.append(text[start : i + len(breaks[k])])
+        start = i + len(breaks[k])
+    return [*out, text[start:]] if start < len(text) else out
+
+
+def _trim(line: str) -> str:
+    """A line's end without its separator or spaces."""
+    return (line[: -len(LAYOUT_SEP)] if line.endswith(LAYOUT_SEP) else line).rstrip(" ")
 
 
 def timeline_height(P: int, projector: bool) -> int:
