@@ -495,3 +495,55 @@ def test_weighted_overlapped_pairs_match_python(twin_page):
           return __twin.summary({start: tl.start, end: tl.end});
         }))""", [cases, list(c)]))
     assert got == exp
+
+
+# -- an order of one's own, with a model: its table row's GiB and its readout's bubble parts ----------
+
+OWN_TEXTS = [(run(Config(name, 4, 8, SCHEDULES[name].fixed_V or 2)).order.to_text(), placement)
+             for name, placement in (("1f1b", "loop"), ("zb-v", "v"), ("gpipe", "loop"))]
+OWN_TEXTS.append(("0F0 0F1 0B0 0B1\n1F0 1B0 1F1 1B1\n2F0 2F1 2B0 2B1", "loop"))  # deadlocks: its row says so, no GiB
+OWN_COSTS = [(1.0, 1.0, 1.0, 0.0, None), (0.7, 1.3, 0.1, 0.25, 1.5)]
+
+
+def own_state(costs) -> dict:
+    base = {k: f.default for k, f in FIELDS.items()}
+    return dict(base, model="gpt3-6.7b", **PRESETS["gpt3-6.7b"], hbm=24.0, tf=costs[0], tb=costs[1], tw=costs[2],
+                comm=costs[3])
+
+
+def own_expected(text: str, placement: str, costs) -> dict:
+    from pipeviz.custom import run_text
+
+    state = own_state(costs)
+    own = run_text(text, placement, Costs(*costs))
+    values = readouts.readout_values(own)
+    rows = readouts.table_values(own.config, run, lambda name: memory_view.row_config(state, name),
+                                 lambda r: memory_view.memory_of(r, state), own)
+    return twin.summary({
+        "readout": {"values": values, "html": {lang: readouts.readout_html(values, lang) for lang in LANGS}},
+        "table": {"values": rows, "html": {lang: readouts.table_html(rows, lang) for lang in LANGS}},
+    })
+
+
+JS_OWN = """([cases]) => JSON.stringify(cases.map(([text, placement, costs, state]) => {
+  const E = PipevizEngine, W = __twin, X = PipevizExplorer, MV = X.memoryView, R = X.readouts;
+  const both = (f) => ({en: f('en'), zh: f('zh')});
+  const own = E.custom.runText(text, placement, E.costs(...costs));
+  const values = R.readoutValues(own);
+  const rows = R.tableValues(own.config, E.run, (name) => MV.rowConfig(state, name), (r) => MV.memoryOf(r, state), own);
+  return W.summary({
+    readout: {values, html: both((l) => R.readoutHtml(values, l))},
+    table: {values: rows, html: both((l) => R.tableHtml(rows, l))},
+  });
+}))"""
+
+
+def test_an_order_of_ones_own_has_gib_and_bubble_parts_as_pythons(twin_page):
+    cases = [(t, p, list(c), own_state(c)) for t, p in OWN_TEXTS for c in OWN_COSTS]
+    exp = [own_expected(t, p, c) for t, p, c, _ in cases]
+    got = json.loads(twin_page.evaluate(JS_OWN, [cases]))
+    failures = compare(exp, got, [f"{t[:40]!r} {p} {c}" for t, p, c, _ in cases])
+    assert not failures, "\n".join(failures[:6])
+    own_rows = [e["table"]["values"][0] for e in exp]
+    assert all(r["mem"] is not None for r in own_rows if r["error"] is None)
+    assert any(e["readout"]["values"]["parts"] for e in exp)  # with comm, the own readout splits its bubble

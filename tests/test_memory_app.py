@@ -5,7 +5,7 @@ import numpy as np
 import panel as pn
 import pytest
 
-from pipeviz import Config, run
+from pipeviz import Config, Costs, run
 from pipeviz.app import Explorer
 from pipeviz.memory import GIB, measure_memory, preset
 from pipeviz.view.fields import parse
@@ -215,3 +215,25 @@ def test_memory_with_bpipe_balancing(app):
     after, before = data(app, "steps")["ys"], data(app, "steps_before")["ys"]
     assert float(after[0].max()) == pytest.approx(float(bars["total"][0]))
     assert float(before[0].max()) == pytest.approx(15.07 + 28.5, abs=0.01)
+
+
+def test_an_order_of_ones_own_gets_the_gib_its_schedule_gets_in_the_table():
+    """Pasting a schedule's own order gives a first row with the same peak GiB and fit as
+    that schedule's row (the bytes come from the same timeline), and with comm the own
+    readout splits its bubble into the same parts."""
+    from pipeviz.custom import run_text
+    from pipeviz.memory import PRESETS
+    from pipeviz.view import memory_view, readouts
+    from pipeviz.view.fields import FIELDS
+
+    for name, V, placement in (("1f1b", 1, "loop"), ("zb-v", 2, "v")):
+        costs = Costs(1.0, 1.0, 1.0 if name == "zb-v" else 0.0, 0.25)
+        state = dict({k: f.default for k, f in FIELDS.items()}, model="gpt3-6.7b", **PRESETS["gpt3-6.7b"], hbm=24.0,
+                     tf=costs.tf, tb=costs.tb, tw=costs.tw, comm=costs.comm)
+        schedule = run(Config(name, 4, 8, V, costs))
+        own = run_text(schedule.order.to_text(), placement, costs)
+        rows = readouts.table_values(own.config, run, lambda n, s=state: memory_view.row_config(s, n),
+                                     lambda r, s=state: memory_view.memory_of(r, s), own)
+        theirs = next(r for r in rows[1:] if r["name"] == name)
+        assert rows[0]["mem"] == theirs["mem"] and rows[0]["mem"]["peak"] != ""
+        assert readouts.readout_values(own)["parts"] == readouts.readout_values(schedule)["parts"] is not None

@@ -190,10 +190,15 @@
   }
 
   function result(cfg, placement, order, tl, extra) {
-    return Object.assign({
+    var res = Object.assign({
       config: cfg, schedule: ENTRIES[placement], order: order, timeline: tl, metrics: E.measure(tl), theory: null,
       placement: placement, encoder: null, balance: null, deadlock: null, stuck: null, bubbleAgrees: false, steadyAgrees: false, peakAgrees: false,
     }, extra || {});
+    var parts; // the bubble's parts, as a schedule's result has them, on first use (an order that ran)
+    Object.defineProperty(res, 'bubbleParts', {
+      get: function () { if (parts === undefined) parts = res.deadlock ? null : E.bubbleParts(res); return parts; },
+    });
+    return res;
   }
 
   // Time and measure `order` (an OrderError if it is not a valid order).

@@ -93,7 +93,7 @@
       p2p_article: mt.p2pArticle,
       p2p_total: mt.p2pPerMicrobatch,
       // unequal stages or comm: the bubble's parts (a schedule's; an order of one's own has its own readout)
-      parts: th !== null ? X.memoryView.partsValues(res) : null,
+      parts: !res.deadlock ? X.memoryView.partsValues(res) : null, // an order of one's own too, if it ran
       authors: authorsValues(res),
     };
   }
@@ -119,7 +119,8 @@
       return compose('readout', { bubble: T.fill('own.deadlock', lang, {}, true), verdict: verdict, authors: '', summary: '' });
     }
     return compose('readout', {
-      bubble: T.fill('own.bubble', lang, { sim: v.sim }, true), verdict: verdict, authors: '', summary: summaryHtml(v, lang),
+      bubble: T.fill('own.bubble', lang, { sim: v.sim }, true), verdict: verdict + X.memoryView.partsHtml(v.parts, lang),
+      authors: '', summary: summaryHtml(v, lang),
     });
   }
 
@@ -165,7 +166,7 @@
   }
 
   // The table's row for an order of one's own (first, and current).
-  function ownRow(res) {
+  function ownRow(res, memory) {
     var row = { name: res.config.schedule, V: res.config.V, current: true, mem: null, best: false };
     if (res.deadlock) return Object.assign(row, { error: T.msg('own.deadlock_row', {}) });
     var mt = res.metrics;
@@ -173,6 +174,7 @@
       error: null, sim: pct(mt.bubbleFraction), closed: '\u2014', steady: pct(mt.steadyBubbleFraction),
       peak_mb: num(mt.peakMicrobatches[0]), peak_chunks: mt.peakChunks[0], chunks: res.order.chunksPerRank,
       p2p_article: mt.p2pArticle, p2p_total: mt.p2pPerMicrobatch, makespan: mt.makespan,
+      mem: memory ? X.memoryView.rowMemory(memory(res)) : null,
     });
   }
 
@@ -183,7 +185,7 @@
   // shown (`own`), its row first.
   function tableValues(cfg, run, rowConfig, memory, own) {
     own = own || null;
-    var rows = (own !== null ? [ownRow(own)] : []).concat(E.NAMES.map(function (name) {
+    var rows = (own !== null ? [ownRow(own, memory)] : []).concat(E.NAMES.map(function (name) {
       var row = { name: name, V: tableConfig(cfg, name).V, current: own === null && name === cfg.schedule, mem: null,
                   best: false };
       var res;

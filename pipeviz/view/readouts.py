@@ -123,8 +123,8 @@ def readout_values(res: Result) -> dict:
         "chunks": res.order.chunks_per_rank,
         "p2p_article": mt.p2p_article,
         "p2p_total": mt.p2p_per_microbatch,
-        # unequal stages or comm: the bubble's parts (a schedule's; an order of one's own has its own readout)
-        "parts": memory_view.parts_values(res) if th is not None else None,
+        # unequal stages or comm: the bubble's parts (an order of one's own that ran too: its order timed again)
+        "parts": memory_view.parts_values(res) if getattr(res, "deadlock", None) is None else None,
         "authors": authors_values(res),
     }
 
@@ -169,8 +169,8 @@ def own_readout_html(v: dict, lang: str) -> str:
     if own["deadlock"]:
         return compose("readout", bubble=fill("own.deadlock", lang, html=True), verdict=verdict, authors="",
                        summary="")
-    return compose("readout", bubble=fill("own.bubble", lang, html=True, sim=v["sim"]), verdict=verdict, authors="",
-                   summary=summary_html(v, lang))
+    return compose("readout", bubble=fill("own.bubble", lang, html=True, sim=v["sim"]),
+                   verdict=verdict + memory_view.parts_html(v.get("parts"), lang), authors="", summary=summary_html(v, lang))
 
 
 def bars_key_html(has_w: bool, lang: str = "en", balanced: bool = False) -> str:
@@ -198,8 +198,9 @@ def table_config(cfg: Config, name: str) -> Config:
                   balance=cfg.balance)
 
 
-def own_row(res: Result) -> dict:
-    """The table's row for an order of one's own (first, and current)."""
+def own_row(res: Result, memory: Callable[[Result], object] | None = None) -> dict:
+    """The table's row for an order of one's own (first, and current); with `memory`,
+    its peak GiB as every schedule's row has (its bytes come from its own timeline)."""
     row = {"name": res.config.schedule, "V": res.config.V, "current": True, "mem": None, "best": False}
     if getattr(res, "deadlock", None) is not None:
         return {**row, "error": Msg("own.deadlock_row")}
@@ -209,6 +210,7 @@ def own_row(res: Result) -> dict:
         "steady": pct(mt.steady_bubble_fraction), "peak_mb": num(mt.peak_microbatches[0]),
         "peak_chunks": int(mt.peak_chunks[0]), "chunks": res.order.chunks_per_rank,
         "p2p_article": mt.p2p_article, "p2p_total": mt.p2p_per_microbatch, "makespan": mt.makespan,
+        "mem": memory_view.row_memory(memory(res)) if memory else None,
     }
 
 
@@ -219,7 +221,7 @@ def table_values(cfg: Config, run: Callable[[Config], Result], row_config: Calla
     (default `table_config`; the explorer's also carries that row's stage weights);
     with `memory(res)` (a `memory.Memory`, a Msg or None) each row also gets its peak
     GiB, whether it fits the HBM, and the fastest row that fits is marked."""
-    rows = [own_row(own)] if own is not None else []
+    rows = [own_row(own, memory)] if own is not None else []
     for name in NAMES:
         row = {"name": name, "V": table_config(cfg, name).V, "current": own is None and name == cfg.schedule,
                "mem": None, "best": False}
