@@ -28,6 +28,7 @@ from html import unescape
 import pytest
 from browser import screenshot, served_app
 
+import pipeviz.figure  # noqa: F401  (its messages join the strings table only once it is imported)
 from pipeviz.page import page_data
 from pipeviz.registry import NAMES
 from pipeviz.text import table, template
@@ -50,6 +51,11 @@ CODE_IN = {
     "page.G": {"show", "export"},
     "cli.model_needed": {"model", "custom"},  # --model custom
     "cli.custom_needs": {"model", "custom", "layers", "hidden", "heads", "vocab"},
+    # `pipeviz figure`'s messages: its flag, and the commands and variables that install or find its browser.
+    "figure.width": {"width"},
+    "figure.no_selenium": {"selenium", "pip", "install", "requirements", "txt"},
+    "figure.no_browser": {"Debian", "PIPEVIZ_CHROMEDRIVER", "PIPEVIZ_CHROMIUM", "apt", "chromium", "driver", "get",
+                          "install"},
 }
 
 TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)*")
