@@ -404,6 +404,40 @@ def test_bokehs_repaint_is_trimmed_and_the_bubbles_stay_hatched(page, explorer, 
     assert errors == []
 
 
+# The timeline's canvas as PNG data, drawn with the labels' fast path or with Bokeh's own.
+TIMELINE_PIXELS = """async (own) => { const tl = (""" + MODEL + """)('timeline'), v = Bokeh.index.find_one(tl);
+    const proto = Bokeh.require('models/glyphs/text').TextView.prototype, fast = proto._paint.pvFast ? proto._paint : null;
+    if (own && fast) proto._paint = fast.pvOriginal;
+    try {
+        v.request_paint(); // every renderer; Bokeh paints asynchronously: until two frames show the same pixels
+        let last = null;
+        for (let frame = 0; frame < 120; frame++) {
+            await new Promise((ok) => requestAnimationFrame(ok));
+            const now = v.export('png').canvas.toDataURL('image/png'); // every layer, as a figure is saved
+            if (frame > 1 && now === last) return now;
+            last = now;
+        }
+        return null;
+    } finally { if (fast) proto._paint = fast; } }"""
+
+
+@pytest.mark.parametrize("query", ["", "?schedule=gpipe&projector=1", "?schedule=interleaved&m=4&V=2&lang=zh"])
+def test_the_micro_batch_numbers_drawn_fast_are_the_pixels_bokeh_draws(page, explorer, errors, query):
+    """static/paint.js's labels patch fills each micro-batch number with the context set
+    once; the timeline it paints is the one Bokeh's own text boxes paint, pixel for
+    pixel, in both fonts' sizes and both languages."""
+    which, base = explorer
+    if which == "page":
+        query = "#" + query[1:] if query else ""
+    page.set_viewport_size({"width": 1400, "height": 1000})  # boxes wide enough for their numbers
+    open_view(page, base, query, expect="%")
+    assert page.evaluate("() => Bokeh.require('models/glyphs/text').TextView.prototype._paint.pvFast") is True
+    assert page.evaluate("(m) => (" + MODEL + ")(m).data.text.length", "labels") > 0  # there are numbers to draw
+    fast, own = page.evaluate(TIMELINE_PIXELS, False), page.evaluate(TIMELINE_PIXELS, True)
+    assert fast is not None and fast == own
+    assert errors == []
+
+
 # Each glyph renderer's element on the timeline against its bounding box, both in the
 # frame's pixels: how many were compared, the largest gap between where an element is
 # and where its box says, and the boxes.
