@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 import numpy as np
 
@@ -160,6 +160,12 @@ class OrderResult(Result):
     @property
     def peak_agrees(self) -> bool:
         return False
+
+    @cached_property
+    def bubble_parts(self):
+        """The parts of the bubble, as a schedule's result has them; None for an order
+        that deadlocked (its ops that ran are not an iteration to time again)."""
+        return None if self.deadlock is not None else super().bubble_parts
 
 
 def run_order(order: Order, costs: Costs, placement: str) -> OrderResult:

@@ -92,8 +92,8 @@
       chunks: res.order.chunksPerRank,
       p2p_article: mt.p2pArticle,
       p2p_total: mt.p2pPerMicrobatch,
-      // unequal stages or comm: the bubble's parts (a schedule's; an order of one's own has its own readout)
-      parts: !res.deadlock ? X.memoryView.partsValues(res) : null, // an order of one's own too, if it ran
+      // unequal stages or comm: the bubble's parts (an order of one's own's too, if it ran)
+      parts: X.memoryView.partsValues(res),
       authors: authorsValues(res),
     };
   }

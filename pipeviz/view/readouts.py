@@ -123,8 +123,8 @@ def readout_values(res: Result) -> dict:
         "chunks": res.order.chunks_per_rank,
         "p2p_article": mt.p2p_article,
         "p2p_total": mt.p2p_per_microbatch,
-        # unequal stages or comm: the bubble's parts (an order of one's own that ran too: its order timed again)
-        "parts": memory_view.parts_values(res) if getattr(res, "deadlock", None) is None else None,
+        # unequal stages or comm: the bubble's parts (an order of one's own's too, if it ran)
+        "parts": memory_view.parts_values(res),
         "authors": authors_values(res),
     }
 
