@@ -32,8 +32,6 @@ CHROMIUM = ("chromium", "chromium-browser", "google-chrome")
 DRIVERS = ("chromedriver", "chromium.chromedriver")
 
 
-# Room kept free at the figure's right edge, in px.
-TEXT_MARGIN = 8
 # Widths in em, generous for Liberation Sans (the browser's Helvetica) and Noto CJK:
 # the figure is made in a browser that measures nothing before its text is placed.
 NARROW, NARROW_EM, DIGIT_EM, OTHER_EM, WIDE_EM, BOLD = " .,:;'|!()[]ijlf-", 0.32, 0.56, 0.72, 1.0, 1.1
@@ -77,7 +75,7 @@ def layout(res: Result, lang: str = "en", width: int = 1200, inflight: bool = Fa
     tl.width = timeline_width
     tl.toolbar_location = None
     # The readout's lines, wrapped to the room right of the rank axis (the titles start there).
-    room = timeline_width - BORDER_LEFT - TEXT_MARGIN
+    room = timeline_width - BORDER_LEFT - teach.SLIDE_MARGIN_PX
     on = 1 if projector else 0
     head, summary = teach.slide_texts(res, lang)
     head_lines = teach.slide_lines(head, lambda t: text_px(t, teach.FONTS["title"][on], bold=True) <= room)

@@ -13,7 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pipeviz import NAMES, SCHEDULES, Config, run
-from pipeviz.figure import TEXT_MARGIN, layout, text_px
+from pipeviz.figure import layout, text_px
 from pipeviz.render import teach as render_teach
 from pipeviz.render.figures import BORDER_LEFT
 from pipeviz.view import teach
@@ -70,7 +70,7 @@ def test_a_line_breaks_between_the_summarys_parts_before_it_breaks_inside_one():
 def test_the_cli_figure_wraps_its_readout_to_the_plot_and_grows_by_the_lines(width, lang):
     res = run(Config("zb-v", 4, 8, 2))
     tl = layout(res, lang, width=width)
-    room = width - BORDER_LEFT - TEXT_MARGIN
+    room = width - BORDER_LEFT - teach.SLIDE_MARGIN_PX
     head = tl.select_one({"name": "slide_readout"}).text.split("\n")
     summary = tl.select_one({"name": "slide_summary"}).text.split("\n")
     assert all(text_px(line, teach.FONTS["title"][0], bold=True) <= room for line in head)

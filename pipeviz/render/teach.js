@@ -382,8 +382,8 @@
     var views = [refs.timeline, refs.inflight].map(function (m) { return root.Bokeh.index.find_one(m); });
     if (!views[0]) return Promise.resolve(null);
     var texts = refs.slide_texts.data;
-    // The titles start at the plot's left edge, right of the rank axis (figure.py: TEXT_MARGIN).
-    var room = views[0].bbox.width - views[0].frame.bbox.left - 8;
+    // The titles start at the plot's left edge, right of the rank axis.
+    var room = views[0].bbox.width - views[0].frame.bbox.left - wrap.margin;
     var head = wrapTitle(slide[1], texts.head.length ? texts.head[0] : '', room, wrap);
     var summary = wrapTitle(slide[2], texts.summary.length ? texts.summary[0] : '', room, wrap);
     slide[1].text = head.join('\n');

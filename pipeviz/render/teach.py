@@ -197,7 +197,8 @@ def add(figs) -> None:
         download=download, timeline=tl, inflight=bars, slide=[legend, readout, summary], slide_texts=src["slide_texts"],
         cursor_glyphs=cursor_glyphs,
         # How a figure's readout wraps (view/teach.py: slide_lines, slide_extra).
-        slide_wrap=dict(breaks=[list(b) for b in teach.SLIDE_BREAKS], line_height=teach.SLIDE_LINE_HEIGHT),
+        slide_wrap=dict(breaks=[list(b) for b in teach.SLIDE_BREAKS], line_height=teach.SLIDE_LINE_HEIGHT,
+                        margin=teach.SLIDE_MARGIN_PX),
     )
     handler = CustomJS(args=dict(refs=refs), code=lib + "\nPipevizTeach.on(refs, cb_obj);")
     src["ops"].selected.js_on_change("indices", handler)

@@ -60,6 +60,8 @@ LAYOUT_SEP = readouts.LAYOUTS["sep"]
 # between the summary's parts (the separator goes), after a clause, at any space. A
 # piece wider than the plot by itself is left whole.
 SLIDE_BREAKS = ((LAYOUT_SEP,), (": ", "\uff1a", ", ", "\uff0c"), (" ",))
+# Room kept free at a figure's right edge when its readout wraps, in px.
+SLIDE_MARGIN_PX = 8
 # Each line a readout title gains past its first, as a multiple of its font size
 # (as Bokeh spaces a title's lines, measured in its PNG: 15 px at 13 px, 12 at 11).
 SLIDE_LINE_HEIGHT = 1.15
