@@ -6,6 +6,7 @@ tab order and the keyboard's ops table. Screenshots go to test-artifacts/."""
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
@@ -404,10 +405,13 @@ def test_bokehs_repaint_is_trimmed_and_the_bubbles_stay_hatched(page, explorer, 
     assert errors == []
 
 
-# The timeline's canvas as PNG data, drawn with the labels' fast path or with Bokeh's own.
-TIMELINE_PIXELS = """async (own) => { const tl = (""" + MODEL + """)('timeline'), v = Bokeh.index.find_one(tl);
-    const proto = Bokeh.require('models/glyphs/text').TextView.prototype, fast = proto._paint.pvFast ? proto._paint : null;
-    if (own && fast) proto._paint = fast.pvOriginal;
+# A plot's canvas as PNG data, drawn with static/paint.js's fast paths or with Bokeh's
+# own: the labels' (text) and the boxes' (quads, bars).
+FAST_PATHS = [["models/glyphs/text", "TextView"], ["models/glyphs/lrtb", "LRTBView"]]
+PIXELS = """async ([name, own]) => { const v = Bokeh.index.find_one((""" + MODEL + """)(name));
+    const paths = """ + json.dumps(FAST_PATHS) + """.map(([m, c]) => Bokeh.require(m)[c].prototype);
+    const fast = paths.map((proto) => proto._paint.pvFast ? proto._paint : null);
+    if (own) paths.forEach((proto, i) => { if (fast[i]) proto._paint = fast[i].pvOriginal; });
     try {
         v.request_paint(); // every renderer; Bokeh paints asynchronously: until two frames show the same pixels
         let last = null;
@@ -418,23 +422,28 @@ TIMELINE_PIXELS = """async (own) => { const tl = (""" + MODEL + """)('timeline')
             last = now;
         }
         return null;
-    } finally { if (fast) proto._paint = fast; } }"""
+    } finally { paths.forEach((proto, i) => { if (fast[i]) proto._paint = fast[i]; }); } }"""
 
 
-@pytest.mark.parametrize("query", ["", "?schedule=gpipe&projector=1", "?schedule=interleaved&m=4&V=2&lang=zh"])
-def test_the_micro_batch_numbers_drawn_fast_are_the_pixels_bokeh_draws(page, explorer, errors, query):
+@pytest.mark.parametrize("query", ["", "?schedule=gpipe&projector=1", "?schedule=interleaved&m=4&V=2&lang=zh",
+                                   "?schedule=interleaved&P=32&m=128&V=8&model=gpt3-6.7b"])
+def test_what_the_fast_paths_draw_are_the_pixels_bokeh_draws(page, explorer, errors, query):
     """static/paint.js's labels patch fills each micro-batch number with the context set
-    once; the timeline it paints is the one Bokeh's own text boxes paint, pixel for
-    pixel, in both fonts' sizes and both languages."""
+    once, and its boxes patch sets each box's styles only when they change; the plots
+    they paint are the ones Bokeh's own paths paint, pixel for pixel: the timeline in
+    both fonts' sizes, both languages and merged into runs at the sliders' ends, and
+    the in-flight and memory bars."""
     which, base = explorer
     if which == "page":
         query = "#" + query[1:] if query else ""
     page.set_viewport_size({"width": 1400, "height": 1000})  # boxes wide enough for their numbers
     open_view(page, base, query, expect="%")
-    assert page.evaluate("() => Bokeh.require('models/glyphs/text').TextView.prototype._paint.pvFast") is True
-    assert page.evaluate("(m) => (" + MODEL + ")(m).data.text.length", "labels") > 0  # there are numbers to draw
-    fast, own = page.evaluate(TIMELINE_PIXELS, False), page.evaluate(TIMELINE_PIXELS, True)
-    assert fast is not None and fast == own
+    assert page.evaluate("(ps) => ps.every(([m, c]) => Bokeh.require(m)[c].prototype._paint.pvFast)", FAST_PATHS)
+    if "P=32" not in query:
+        assert page.evaluate("(m) => (" + MODEL + ")(m).data.text.length", "labels") > 0  # there are numbers to draw
+    for plot in ("timeline", "inflight"):
+        fast, own = page.evaluate(PIXELS, [plot, False]), page.evaluate(PIXELS, [plot, True])
+        assert fast is not None and fast == own, plot
     assert errors == []
 
 
