@@ -405,6 +405,40 @@ def test_bokehs_repaint_is_trimmed_and_the_bubbles_stay_hatched(page, explorer, 
     assert errors == []
 
 
+# The m sweep's view: how often it painted its primary layer since COUNT_PAINTS, and how
+# many of its overlay layer's pixels down the column of m = `at` are inked.
+COUNT_PAINTS = """() => { const v = Bokeh.index.find_one((""" + MODEL + """)('sweep_m')); window.__primary = 0;
+    const paint = v._paint_primary; v._paint_primary = function () { window.__primary++; return paint.apply(this, arguments); };
+    window.__asked = []; const ask = v.request_paint; // what asked for a repaint, for the message
+    v.request_paint = function (...a) {
+        window.__asked.push(a.map((x) => x.model ? x.model.type + ':' + x.model.name : String(x)).join() || 'all');
+        return ask.apply(this, a); }; }"""
+MARKED = """(at) => { const v = Bokeh.index.find_one((""" + MODEL + """)('sweep_m')), layer = v.canvas_view.overlays;
+    const k = layer.canvas.width / v.canvas_view.bbox.width, f = v.frame.bbox, x = Math.round(v.frame.x_scale.compute(at) * k);
+    const px = layer.ctx.getImageData(x - 1, Math.round(f.top * k), 3, Math.round(f.height * k)).data;
+    let inked = 0; for (let i = 3; i < px.length; i += 12) if (px[i] > 128 || px[i + 4] > 128 || px[i + 8] > 128) inked++;
+    return [window.__primary, inked / (px.length / 12)]; }"""
+
+
+def test_moving_m_repaints_only_the_sweeps_marker(page, explorer, errors):
+    """The current m's dashed mark on the m sweep is on the overlay layer: a keypress for
+    m moves it there and leaves the lines and points (the primary layer) as they were,
+    which saves the sweep's whole repaint at each step of a drag."""
+    which, base = explorer
+    open_view(page, base, expect="27.27% simulated")
+    page.wait_for_function("() => (" + MODEL + ")('sweep_line_0').data.x.length > 0")
+    page.evaluate(COUNT_PAINTS)
+    press(page, 1, "ArrowRight")
+    page.locator(".pv-readout").filter(has_text="25.00% simulated").first.wait_for()
+    page.wait_for_function("() => (" + MODEL + ")('sweep_m_now').location === 9")
+    page.wait_for_function("() => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(() => ok(true))))")
+    primary, at_9 = page.evaluate(MARKED, 9)
+    assert primary == 0, page.evaluate("window.__asked")
+    assert 0.3 < at_9 < 0.9, at_9  # a dashed line down the frame
+    assert page.evaluate(MARKED, 8)[1] == 0  # and no longer at 8
+    assert errors == []
+
+
 # A plot's canvas as PNG data, drawn with static/paint.js's fast paths or with Bokeh's
 # own: the labels' (text) and the boxes' (quads, bars).
 FAST_PATHS = [["models/glyphs/text", "TextView"], ["models/glyphs/lrtb", "LRTBView"]]

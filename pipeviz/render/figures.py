@@ -69,16 +69,22 @@ SOURCES = {
 HIDE_EMPTY = ("fb_halves", "stuck_ops", "labels", "steps_before", "memory_over", "critical_path", "critical_links")
 
 
+def _same_value(x, y) -> bool:
+    """x == y, where NaN (a closed form the sweep has none for) equals NaN: otherwise a
+    column holding one is sent again, and its plot repainted, at every update."""
+    return x == y or (isinstance(x, float) and isinstance(y, float) and x != x and y != y)
+
+
 def _same_column(a, b) -> bool:
     if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
         return (isinstance(a, np.ndarray) and isinstance(b, np.ndarray) and a.dtype == b.dtype
-                and a.shape == b.shape and bool(np.array_equal(a, b)))
+                and a.shape == b.shape and bool(np.array_equal(a, b, equal_nan=a.dtype.kind in "fc")))
     if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
         if len(a) != len(b):
             return False
         if any(isinstance(x, np.ndarray) for x in a[:1]) or any(isinstance(y, np.ndarray) for y in b[:1]):
             return all(_same_column(x, y) for x, y in zip(a, b))  # a multi-line's arrays
-        return list(a) == list(b)
+        return all(_same_value(x, y) for x, y in zip(a, b))
     if isinstance(a, dict) and isinstance(b, dict):
         return set(a) == set(b) and all(_same_column(a[k], b[k]) for k in a)
     if isinstance(a, (bool, np.bool_)) or isinstance(b, (bool, np.bool_)):
