@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from test_palette import VISION, delta
 
 from pipeviz import NAMES, SCHEDULES, Config, ConfigError, Costs, run
+from pipeviz.order import FB
 from pipeviz.text import LANGS, template
 from pipeviz.view import columns, glance
 from pipeviz.view.fields import PRESETS, defaults
@@ -73,16 +74,33 @@ def test_the_key_is_in_both_languages(lang):
 
 @pytest.mark.parametrize("name", NAMES)
 def test_labels_are_black_or_white_as_their_box_needs(name):
+    """Each label is inked for the box, or the half of an F&B box, it sits in."""
     res = result(name, P=3, m=6)  # m >= 2P: DualPipe-V's least
     lab = columns.labels(res, 4000.0)
     ops = columns.ops(res)
+    halves = columns.fb_halves(res, ops)
     pal = chunk_palette(res.order.chunks_per_rank)
     assert len(lab["text"]) > 0
     for x, y, dark in zip(lab["x"], lab["y"], lab["dark"]):
-        i = np.flatnonzero((ops["left"] < x) & (x < ops["right"]) & (ops["rank"] == y))[0]
-        box = pal[int(ops["color"][i])]
+        boxes = halves if y > np.round(y) else ops  # the lower half of an F&B is its backward's
+        i = np.flatnonzero((boxes["left"] < x) & (x < boxes["right"]) & (boxes["top"] < y) & (y < boxes["bottom"]))
+        assert len(i) == 1
+        box = pal[int(boxes["color"][i[0]])]
         ink = "#000000" if dark == 1.0 else "#ffffff"
         assert ink == label_color(box) and contrast(box, ink) >= 4.5
+
+
+def test_an_overlapped_box_names_both_its_micro_batches():
+    """An F&B box's upper half names its forward's micro-batch, its lower half its backward's."""
+    res = result("dualpipe-v", P=3, m=6)
+    lab = columns.labels(res, 4000.0)
+    fb = np.flatnonzero(res.order.kind == FB)
+    assert len(fb) > 0
+    for i in fb:
+        cx = (res.timeline.start[i] + res.timeline.end[i]) / 2
+        here = sorted((round(y - res.order.rank[i], 9), t) for x, y, t in zip(lab["x"], lab["y"], lab["text"])
+                      if x == cx and abs(y - res.order.rank[i]) < columns.ROW)
+        assert here == [(-columns.ROW / 2, str(res.order.mb[i])), (columns.ROW / 2, str(res.order.mb2[i]))]
 
 
 # -- the in-flight lines ---------------------------------------------------------------------

@@ -237,15 +237,23 @@
     }
     var x = [], y = [], text = [], dark = [], chunk = chunkOf(res);
     var inks = PALETTE.labelPalettes[order.chunksPerRank - 1];
+    var digitsOf = function (mb) { var d = 1; for (var k = 1; k < 7; k++) if (mb >= POW10[k]) d++; return d; }; // exact, unlike log10
+    var ink = function (color) { return inks[color] === '#000000' ? 1 : 0; }; // black on a light box
     for (var i = 0; i < n; i++) {
-      var mb = order.mb[i], digits = 1;
-      for (var k = 1; k < 7; k++) if (mb >= POW10[k]) digits++; // exact, unlike log10
-      if (order.kind[i] === E.FB) digits += 1 + digits; // "3|1"
+      var mb = order.mb[i], fb = order.kind[i] === E.FB;
+      var digits = fb ? Math.max(digitsOf(mb), digitsOf(order.mb2[i])) : digitsOf(mb);
       if ((tl.end[i] - tl.start[i]) * pxPerUnit >= (digits + 1) * LABEL_PX_PER_CHAR && tl.end[i] > x0 && tl.start[i] < x1) {
-        x.push((tl.start[i] + tl.end[i]) / 2);
-        y.push(order.rank[i]);
-        text.push(order.kind[i] === E.FB ? mb + '|' + order.mb2[i] : String(mb));
-        dark.push(inks[DISPLAY_KIND[order.kind[i]] * MAX_CHUNKS + chunk[i]] === '#000000' ? 1 : 0); // black on a light box
+        var cx = (tl.start[i] + tl.end[i]) / 2;
+        x.push(cx);
+        y.push(order.rank[i] - (fb ? ROW / 2 : 0));
+        text.push(String(mb));
+        dark.push(ink(DISPLAY_KIND[order.kind[i]] * MAX_CHUNKS + chunk[i]));
+        if (fb) { // an F&B's backward micro-batch, in the lower half of its box (fbHalves)
+          x.push(cx);
+          y.push(order.rank[i] + ROW / 2);
+          text.push(String(order.mb2[i]));
+          dark.push(ink(DISPLAY_KIND[E.B] * MAX_CHUNKS + chunkOfStage(res, [order.stage2[i]])[0]));
+        }
       }
     }
     return { x: Float64Array.from(x), y: Float64Array.from(y), text: text, dark: Float64Array.from(dark) };

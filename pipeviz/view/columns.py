@@ -111,31 +111,53 @@ def fb_halves(res: Result, boxes: dict[str, np.ndarray]) -> dict[str, np.ndarray
 
 def labels(res: Result, plot_px: float, window: tuple[float, float] | None = None) -> dict:
     """Micro-batch numbers, centred in the boxes that are wide enough in the visible
-    window (default: the full view)."""
+    window (default: the full view). An overlapped F&B has two: its forward's
+    micro-batch in the upper half of its box, its backward's in the lower half
+    (fb_halves), each inked for the half it is on."""
     order, tl = res.order, res.timeline
     x0, x1 = window if window is not None else (0.0, tl.makespan)
     px_per_unit = plot_px / max(x1 - x0, 1e-12)
     if (tl.end - tl.start).max(initial=0.0) * px_per_unit < 2 * LABEL_PX_PER_CHAR:  # no room even for one digit
         return {"x": np.zeros(0), "y": np.zeros(0), "text": [], "dark": np.zeros(0)}
-    digits = 1 + sum((order.mb >= 10**k).astype(np.int64) for k in range(1, 7))  # exact, unlike log10
-    digits = digits + np.where(order.kind == FB, 1 + digits, 0)  # "3|1"
+    fb = order.kind == FB
+    digits = np.where(fb, np.maximum(_digits(order.mb), _digits(order.mb2)), _digits(order.mb))
     room = (tl.end - tl.start) * px_per_unit >= (digits + 1) * LABEL_PX_PER_CHAR
     room &= (tl.end > x0) & (tl.start < x1)
     keep = np.flatnonzero(room)
-    text = [
-        f"{b}|{b2}" if k == FB else str(b)
-        for k, b, b2 in zip(order.kind[keep].tolist(), order.mb[keep].tolist(), order.mb2[keep].tolist())
-    ]
-    return {"x": (tl.start[keep] + tl.end[keep]) / 2, "y": order.rank[keep].astype(np.float64), "text": text,
-            "dark": dark_labels(res, keep)}
+    halves = fb[keep]
+    # One label per op kept, and a second after each F&B's: rows `first` and `second`.
+    n = len(keep) + int(halves.sum())
+    first = np.arange(len(keep)) + np.concatenate(([0], np.cumsum(halves)[:-1])).astype(np.int64)
+    second = first[halves] + 1
+    x, y, dark = np.zeros(n), np.zeros(n), np.zeros(n)
+    x[first] = (tl.start[keep] + tl.end[keep]) / 2
+    x[second] = x[first[halves]]
+    rank = order.rank[keep].astype(np.float64)
+    y[first] = rank - np.where(halves, ROW / 2, 0.0)
+    y[second] = rank[halves] + ROW / 2
+    dark[first] = dark_labels(res, keep)
+    dark[second] = _dark(res, DISPLAY_KIND[B] * MAX_CHUNKS + chunk_of_stage(res, order.stage2[keep[halves]]))
+    text = [""] * n
+    for j, b in zip(first.tolist(), order.mb[keep].tolist()):
+        text[j] = str(b)
+    for j, b in zip(second.tolist(), order.mb2[keep[halves]].tolist()):
+        text[j] = str(b)
+    return {"x": x, "y": y, "text": text, "dark": dark}
+
+
+def _digits(mb: np.ndarray) -> np.ndarray:
+    return 1 + sum((mb >= 10**k).astype(np.int64) for k in range(1, 7))  # exact, unlike log10
+
+
+def _dark(res: Result, color: np.ndarray) -> np.ndarray:
+    dark = np.array(label_palette(res.order.chunks_per_rank)) == "#000000"
+    return dark[color].astype(np.float64)
 
 
 def dark_labels(res: Result, keep: np.ndarray) -> np.ndarray:
     """1.0 where the label on op `keep[i]` is drawn black, 0.0 where white: whichever
     contrasts more with its box (palette.label_color)."""
-    color = DISPLAY_KIND[res.order.kind[keep]] * MAX_CHUNKS + chunk_of(res)[keep]
-    dark = np.array(label_palette(res.order.chunks_per_rank)) == "#000000"
-    return dark[color].astype(np.float64)
+    return _dark(res, DISPLAY_KIND[res.order.kind[keep]] * MAX_CHUNKS + chunk_of(res)[keep])
 
 
 def bubbles(res: Result, plot_px: float = 816.0, window: tuple[float, float] | None = None) -> dict[str, np.ndarray]:
