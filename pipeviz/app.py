@@ -140,6 +140,7 @@ class Explorer(pn.viewable.Viewer):
         self.notice_lines: list[str] = []
         self._ready = False  # the browser has rendered the first view
         self._later_pending = False
+        self._cursor_steps: dict | None = None  # the play cursor's columns, due with the deferred refresh
         self._writing_url = False
         self._quiet = False
         self._table_rows: tuple = (None, [])
@@ -222,7 +223,9 @@ class Explorer(pn.viewable.Viewer):
                 view = columns.figure_view(res, self.unit, lang, self.label_px(state), mem, self.over_time_unit)
                 self.figures.apply(view)
                 self._lines = view["lines"]  # what a zoom thins again
-                self.figures.apply(teach.figure_view(res, state, lang))  # after: it sets the projector's sizes
+                tv = teach.figure_view(res, state, lang)
+                self._defer_cursor_steps(tv["sources"].pop("cursor_steps"))
+                self.figures.apply(tv)  # after: it sets the projector's sizes
                 html = readouts.readout_html(readouts.readout_values(res), lang)
                 # The projector's larger readout (a class inside the pane: its CSS cannot reach in from outside).
                 self.readout.object = f'<div class="pv-projector">{html}</div>' if state["projector"] else html
@@ -239,6 +242,16 @@ class Explorer(pn.viewable.Viewer):
                     ]
             self._show_preset(state)
         self._later()
+
+    def _defer_cursor_steps(self, steps: dict) -> None:
+        """The play cursor's step functions go out with the deferred refresh: at the
+        sliders' ends they are a megabyte, read only once the cursor leaves the end,
+        where every change puts it. Until they arrive the source is empty, which
+        keeps the cursor hidden (render/teach.js `active`): never a stale count."""
+        if self.figures.holds("cursor_steps", steps):
+            return
+        self._cursor_steps = steps
+        self.figures.set_source("cursor_steps", {k: v[:0] for k, v in steps.items()})
 
     def _run(self, state: dict) -> Result:
         """The schedule's result, or the order's of one's own when that is shown."""
@@ -275,6 +288,9 @@ class Explorer(pn.viewable.Viewer):
             if self._places_rows[0] is not res:  # an order of one's own has no placements to compare
                 self._places_rows = (res, [] if res.theory is None else closing.placements_values(res.config, run_cached))
             with pn.io.hold():
+                if self._cursor_steps is not None:
+                    self.figures.set_source("cursor_steps", self._cursor_steps)
+                    self._cursor_steps = None
                 self.table.object = readouts.table_html(self._table_rows[1], self.lang)
                 self.bars_key.object = readouts.bars_key_html(res.order.has_w, self.lang, res.balance is not None)
                 self.places.object = closing.placements_html(self._places_rows[1], self.lang)

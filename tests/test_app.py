@@ -8,6 +8,7 @@ import pytest
 
 from pipeviz import Config, Costs, run
 from pipeviz.app import Explorer, LiveSlider
+from pipeviz.view import teach
 from pipeviz.view.palette import MAX_CHUNKS
 
 
@@ -324,3 +325,25 @@ def test_a_deadlock_is_drawn_with_its_stuck_ops(app):
     assert "deadlock: see the chart" in app.table.object
     app.order = "0F0 0B0\n1F0 1B0"  # fixed: the stuck ops go
     assert len(app.figures.sources["stuck_ops"].data["left"]) == 0 and "deadlock" not in app.notice.object
+
+
+def test_the_play_cursors_steps_follow_the_chart_and_are_never_stale():
+    """The cursor's step functions go out with the deferred refresh (a megabyte at the
+    sliders' ends): until it runs the source is empty, never the result before."""
+    app = Explorer()
+    deferred = []
+    app._later = lambda: deferred.append(app._refresh_secondary)  # as a session schedules it
+    steps = app.figures.sources["cursor_steps"]
+
+    def expected(m):
+        return teach.cursor_steps(run(Config("1f1b", 4, m)), "micro-batches")
+
+    for m in (9, 10):
+        app.m = m
+        assert set(steps.data) == set(expected(m)) and all(len(c) == 0 for c in steps.data.values())
+        assert len(app.figures.sources["ops"].data["left"]) == 4 * m * 2  # the chart went at once
+        while deferred:
+            deferred.pop()()
+        assert all(np.array_equal(steps.data[k], v) for k, v in expected(m).items())
+    app.lang = "zh"  # the same steps: kept, not emptied and sent again
+    assert all(np.array_equal(steps.data[k], v) for k, v in expected(10).items())

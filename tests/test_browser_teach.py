@@ -268,6 +268,15 @@ def test_playing_moves_the_cursor_and_the_bars_count_at_its_time(page, explorer)
     assert model(page, "play_time", "value") == longer
     page.wait_for_function("() => Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name('play_time'))"
                            ".title_el.textContent === 'time: 36 of 36'")
+    # Played at once, the bars count the new result (the served app sends the cursor's
+    # columns after the chart: until they come there is no cursor, never a stale one).
+    page.get_by_role("button", name=template("play.play", "en")).click()
+    page.wait_for_function("Bokeh.documents[0].get_model_by_name('play_time').value > 1")
+    page.get_by_role("button", name=template("play.pause", "en")).click()
+    page.get_by_role("button", name=template("play.play", "en")).wait_for()
+    t3 = model(page, "play_time", "value")
+    page.wait_for_function("Bokeh.documents[0].get_model_by_name('cursor_bars').data.total.length === 4")
+    assert column(page, "cursor_bars", "total") == counts_at(run(Config("1f1b", 4, 9)), t3, 1.0)
 
 
 def test_play_runs_to_the_end_and_a_split_schedule_shows_both_parts(page, explorer):

@@ -299,6 +299,10 @@ class Figures:
                 if r.visible != (rows > 0):
                     r.visible = rows > 0
 
+    def holds(self, name: str, data: dict) -> bool:
+        """Whether source `name` holds these columns already."""
+        return _same_columns(self.sources[name].data, data)
+
     def renderers_of(self, name: str) -> list:
         """The glyph renderers drawing source `name`, on any of the figures."""
         if self._renderers is None:

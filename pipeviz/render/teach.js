@@ -233,7 +233,9 @@
   // Draw the cursor where the time slider is. (The clock is the slider's own header:
   // render/teach.py's CLOCK_JS formats its value.)
   function showCursor(refs) {
-    var t = refs.time.value, on = active(refs);
+    // No steps yet (the served app sends them after the chart: app._defer_cursor_steps):
+    // no cursor, rather than counts of the result before.
+    var t = refs.time.value, on = active(refs) && refs.steps.data.rank.length > 0;
     refs.cursors.forEach(function (span) { setIf(span, { location: t, visible: on }); });
     refs.curtains.forEach(function (box) { setIf(box, { left: t, visible: on }); });
     setIf(refs.bars_dim, { visible: on });
