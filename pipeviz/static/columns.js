@@ -54,7 +54,7 @@
   function fbHalves(res, boxes) {
     var pair = [];
     for (var e = 0; e < boxes.kind.length; e++) if (boxes.kind[e] === E.FB && boxes.count[e] === 1) pair.push(e);
-    var n = pair.length, chunk = chunkOfStage(res, Int32Array.from(pair, function (e) { return boxes.stage2[e]; }));
+    var n = pair.length, color = backwardHalfColor(res, Int32Array.from(pair, function (e) { return boxes.stage2[e]; }));
     var out = { left: new Float64Array(n), right: new Float64Array(n), top: new Float64Array(n),
       bottom: new Float64Array(n), color: new Float64Array(n) };
     pair.forEach(function (e, j) {
@@ -62,9 +62,15 @@
       out.right[j] = boxes.right[e];
       out.top[j] = boxes.rank[e];
       out.bottom[j] = boxes.rank[e] + ROW;
-      out.color[j] = DISPLAY_KIND[E.B] * MAX_CHUNKS + chunk[j];
+      out.color[j] = color[j];
     });
     return out;
+  }
+
+  // The palette index of an F&B box's lower half: a backward of the chunk its backward
+  // part (stage2) runs on (view/columns.backward_half_color).
+  function backwardHalfColor(res, stage2) {
+    return Array.from(chunkOfStage(res, stage2), function (c) { return DISPLAY_KIND[E.B] * MAX_CHUNKS + c; });
   }
 
   // Where a deadlocked order stuck (view/own_order.stuck_columns): each stuck rank's
@@ -252,7 +258,7 @@
           x.push(cx);
           y.push(order.rank[i] + ROW / 2);
           text.push(String(order.mb2[i]));
-          dark.push(ink(DISPLAY_KIND[E.B] * MAX_CHUNKS + chunkOfStage(res, [order.stage2[i]])[0]));
+          dark.push(ink(backwardHalfColor(res, [order.stage2[i]])[0]));
         }
       }
     }

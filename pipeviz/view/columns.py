@@ -99,14 +99,19 @@ def fb_halves(res: Result, boxes: dict[str, np.ndarray]) -> dict[str, np.ndarray
     as a backward of the chunk its backward part runs on."""
     pair = np.flatnonzero((boxes["kind"] == FB) & (boxes["count"] == 1))
     rank = boxes["rank"][pair].astype(np.float64)
-    chunk = chunk_of_stage(res, boxes["stage2"][pair])
     return {
         "left": boxes["left"][pair],
         "right": boxes["right"][pair],
         "top": rank,
         "bottom": rank + ROW,
-        "color": (DISPLAY_KIND[B] * MAX_CHUNKS + chunk).astype(np.float64),
+        "color": backward_half_color(res, boxes["stage2"][pair]).astype(np.float64),
     }
+
+
+def backward_half_color(res: Result, stage2: np.ndarray) -> np.ndarray:
+    """The palette index of an F&B box's lower half: a backward of the chunk its
+    backward part (`stage2`) runs on."""
+    return DISPLAY_KIND[B] * MAX_CHUNKS + chunk_of_stage(res, stage2)
 
 
 def labels(res: Result, plot_px: float, window: tuple[float, float] | None = None) -> dict:
@@ -127,7 +132,7 @@ def labels(res: Result, plot_px: float, window: tuple[float, float] | None = Non
     halves = fb[keep]
     # One label per op kept, and a second after each F&B's: rows `first` and `second`.
     n = len(keep) + int(halves.sum())
-    first = np.arange(len(keep)) + np.concatenate(([0], np.cumsum(halves)[:-1])).astype(np.int64)
+    first = np.arange(len(keep)) + np.cumsum(halves) - halves  # shifted by the F&Bs before
     second = first[halves] + 1
     x, y, dark = np.zeros(n), np.zeros(n), np.zeros(n)
     x[first] = (tl.start[keep] + tl.end[keep]) / 2
@@ -136,7 +141,7 @@ def labels(res: Result, plot_px: float, window: tuple[float, float] | None = Non
     y[first] = rank - np.where(halves, ROW / 2, 0.0)
     y[second] = rank[halves] + ROW / 2
     dark[first] = dark_labels(res, keep)
-    dark[second] = _dark(res, DISPLAY_KIND[B] * MAX_CHUNKS + chunk_of_stage(res, order.stage2[keep[halves]]))
+    dark[second] = _dark(res, backward_half_color(res, order.stage2[keep[halves]]))
     text = [""] * n
     for j, b in zip(first.tolist(), order.mb[keep].tolist()):
         text[j] = str(b)
