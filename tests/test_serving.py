@@ -197,3 +197,48 @@ def test_small_columns_travel_inline_and_large_ones_as_buffers():
     content = Deserializer(references=doc.models).decode(msg.content, msg.buffers)
     got = [e["data"]["x"] for e in content["events"]]
     assert np.array_equal(got[0], small) and np.array_equal(got[1], large)
+
+
+def test_a_patch_goes_out_as_soon_as_the_socket_is_free_not_10_ms_later(monkeypatch):
+    """While a Bokeh message holds the socket's write lock, Panel keeps a patch and
+    retries in 10 ms; with prompt_patches() the patch is written as the lock is freed:
+    within a few turns of the event loop, long before Panel's retry could fire."""
+    import asyncio
+
+    from bokeh.document import Document
+    from panel.io import document as pdoc
+    from tornado.locks import Lock
+
+    serving.prompt_patches()
+
+    class Socket:
+        def __init__(self):
+            self.write_lock = Lock()
+
+    class Connection:
+        def __init__(self):
+            self._socket = Socket()
+
+    written: list = []
+    monkeypatch.setitem(pdoc.extra_socket_handlers, Socket, lambda conn, msg: written.append(msg) or [])
+
+    async def scenario():
+        doc, conn = Document(), Connection()
+        await conn._socket.write_lock.acquire()  # an OK's frames are still going out
+        pdoc._WRITE_BLOCK[doc] = True
+        pdoc._WRITE_MSGS[doc] = {conn: ["the keypress's patch"]}
+        task = asyncio.ensure_future(pdoc._dispatch_msgs(doc))
+        for _ in range(5):
+            await asyncio.sleep(0)
+        held = list(written)  # nothing may cut into the OK's frames
+        conn._socket.write_lock.release()
+        for _ in range(5):
+            await asyncio.sleep(0)
+        prompt = list(written)
+        await asyncio.wait_for(task, 5)
+        return held, prompt, doc in pdoc._WRITE_BLOCK
+
+    held, prompt, still_blocked = in_thread(asyncio.run, scenario())
+    assert held == []
+    assert prompt == ["the keypress's patch"]
+    assert not still_blocked  # Panel's bookkeeping ends as after its own write
