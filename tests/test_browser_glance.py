@@ -458,15 +458,31 @@ PIXELS = """async ([name, own]) => { const v = Bokeh.index.find_one((""" + MODEL
         return null;
     } finally { paths.forEach((proto, i) => { if (fast[i]) proto._paint = fast[i]; }); } }"""
 
+# Two PNGs' sizes and their largest difference in any channel of any pixel.
+LARGEST_DIFFERENCE = """async ([a, b]) => {
+    const load = (url) => new Promise((ok) => { const im = new Image(); im.onload = () => ok(im); im.src = url; });
+    const pixels = (im) => { const c = document.createElement('canvas'); c.width = im.width; c.height = im.height;
+        const g = c.getContext('2d'); g.drawImage(im, 0, 0); return g.getImageData(0, 0, im.width, im.height).data; };
+    const [x, y] = [await load(a), await load(b)], p = pixels(x), q = pixels(y);
+    let worst = 0;
+    for (let i = 0; i < p.length; i++) worst = Math.max(worst, Math.abs(p[i] - q[i]));
+    return [[x.width, x.height], [y.width, y.height], worst]; }"""
+# A row's bubbles hatched as one path: the rasteriser rounds the edges' coverage of a
+# path of several boxes by up to 4 levels of 255 from that of one box (a box half a
+# pixel off differs by about half the contrast, a missing one by all of it).
+ROUNDING = 4
+
 
 @pytest.mark.parametrize("query", ["", "?schedule=gpipe&projector=1", "?schedule=interleaved&m=4&V=2&lang=zh",
-                                   "?schedule=interleaved&P=32&m=128&V=8&model=gpt3-6.7b"])
+                                   "?schedule=interleaved&P=32&m=128&V=8&model=gpt3-6.7b",
+                                   "?schedule=zb-v&P=32&m=128&V=2&model=llama2-70b&t=8"])
 def test_what_the_fast_paths_draw_are_the_pixels_bokeh_draws(page, explorer, errors, query):
     """static/paint.js's labels patch fills each micro-batch number with the context set
-    once, and its boxes patch sets each box's styles only when they change; the plots
-    they paint are the ones Bokeh's own paths paint, pixel for pixel: the timeline in
-    both fonts' sizes, both languages and merged into runs at the sliders' ends, and
-    the in-flight and memory bars."""
+    once, and its boxes patch sets each box's styles only when they change and hatches
+    a row's bubbles as one path (1599 of them with llama2-70b's uneven stages); the plots
+    they paint are the ones Bokeh's own paths paint: the timeline in both fonts' sizes,
+    both languages and merged into runs at the sliders' ends, and the in-flight and
+    memory bars, pixel for pixel but for the edges of the hatching (within ROUNDING)."""
     which, base = explorer
     if which == "page":
         query = "#" + query[1:] if query else ""
@@ -477,7 +493,9 @@ def test_what_the_fast_paths_draw_are_the_pixels_bokeh_draws(page, explorer, err
         assert page.evaluate("(m) => (" + MODEL + ")(m).data.text.length", "labels") > 0  # there are numbers to draw
     for plot in ("timeline", "inflight"):
         fast, own = page.evaluate(PIXELS, [plot, False]), page.evaluate(PIXELS, [plot, True])
-        assert fast is not None and fast == own, plot
+        assert fast is not None and own is not None, plot
+        size, own_size, worst = page.evaluate(LARGEST_DIFFERENCE, [fast, own])
+        assert size == own_size and worst <= (ROUNDING if plot == "timeline" else 0), (plot, worst)
     assert errors == []
 
 
