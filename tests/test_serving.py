@@ -242,3 +242,20 @@ def test_a_patch_goes_out_as_soon_as_the_socket_is_free_not_10_ms_later(monkeypa
     assert held == []
     assert prompt == ["the keypress's patch"]
     assert not still_blocked  # Panel's bookkeeping ends as after its own write
+
+
+def test_the_servers_startup_objects_are_out_of_the_collectors_walks():
+    """After the server's setup (serve_setup.py) the objects made at import are frozen:
+    what a full collection walks is a small part of what the process holds, so a
+    collection in a keypress walks the sessions' objects, not Bokeh's and Panel's."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = ("import gc, sys; import serve_setup; "
+            "print(gc.get_freeze_count(), len(gc.get_objects()), 'pipeviz.app' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], cwd=Path(serving.__file__).resolve().parents[1],
+                         capture_output=True, text=True, check=True).stdout.split()
+    frozen, walked, imported = int(out[0]), int(out[1]), out[2] == "True"
+    assert imported
+    assert frozen > 100_000 and walked < frozen / 10, (frozen, walked)
