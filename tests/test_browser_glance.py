@@ -606,3 +606,20 @@ def test_a_followed_micro_batch_stays_bright_and_the_rest_dimmed_after_new_data(
     followed, other = page.evaluate(COLOURED, [1.0, 2.0, 1.0]), page.evaluate(COLOURED, [1.0, 2.0, 0.0])
     assert followed > 100 and other < bright / 3, (which, followed, other, bright)
     assert errors == []
+
+
+def test_a_change_of_view_replaces_the_url_and_adds_no_back_step(page, explorer, errors):
+    """Both explorers keep the URL on the view shown (a permalink) by replacing it:
+    slider steps add no entry to the browser's history, so Back leaves the explorer
+    (in a course page's iframe, Back stays the course page's own)."""
+    which, base = explorer
+    open_view(page, base, expect="27.27% simulated")
+    before = page.evaluate("history.length")
+    url = "location.search" if which == "app" else "location.hash"
+    for key, readout, m in (("ArrowRight", "25.00% simulated", 9), ("ArrowRight", "23.08% simulated", 10),
+                            ("ArrowLeft", "25.00% simulated", 9)):
+        press(page, 1, key)
+        page.locator(".pv-readout").filter(has_text=readout).first.wait_for()
+        page.wait_for_function(f"{url}.includes('&m={m}&')")
+    assert page.evaluate("history.length") == before, which
+    assert errors == []
