@@ -58,11 +58,12 @@ tests/test_serving.py:
 
 6. Pauses of 140-190 ms. Python's collector now and then walks every object the
    process holds: two such walks in a run of 15 keypresses at the defaults (one
-   session), each a pause for whatever keypress comes in. 160,000 of those objects are Bokeh's, Panel's and pipeviz's own,
-   made at import and alive for as long as the process: a full collection took 92 ms
-   for them alone, and 146 ms with one session open. `freeze_startup()`, once the
-   modules are imported, moves them out of the collector's walks (`gc.freeze()`);
-   sessions' objects are collected as before, so a closed session is still freed.
+   session), each a pause for whatever keypress comes in. 160,000 of those objects
+   are Bokeh's, Panel's and pipeviz's own, made at import and alive for as long as
+   the process: a full collection took 92 ms for them alone, and 146 ms with one
+   session open. `freeze_startup()`, once the modules are imported, moves them out of
+   the collector's walks (`gc.freeze()`); sessions' objects are collected as before,
+   so a closed session is still freed.
 
 `install()` runs once per process: `panel serve app.py --setup serve_setup.py`.
 """

@@ -54,6 +54,12 @@
     try { return root.Bokeh && root.Bokeh.require ? root.Bokeh.require(name) : null; } catch (e) { return null; }
   }
 
+  // A visual's properties that decide what it draws, and whether each is one value
+  // for every item (hatches and boxes take a constant visual's fast path).
+  var FILL = ['fill_color', 'fill_alpha'];
+  var HATCH = ['hatch_color', 'hatch_alpha', 'hatch_scale', 'hatch_pattern', 'hatch_weight'];
+  function scalar(visual, names) { return names.every(function (n) { return visual[n].is_Scalar(); }); }
+
   function styles() {
     var dom = module('core/dom'), proto = dom && dom.InlineStyleSheet && dom.InlineStyleSheet.prototype;
     if (!proto || typeof proto._update !== 'function') return false;
@@ -97,8 +103,7 @@
     if (proto.update.pvMemo) return true;
     var update = proto.update;
     var memo = function () {
-      var constant = this.hatch_color.is_Scalar() && this.hatch_alpha.is_Scalar() && this.hatch_scale.is_Scalar() &&
-        this.hatch_pattern.is_Scalar() && this.hatch_weight.is_Scalar();
+      var constant = scalar(this, HATCH);
       var key = constant ? [this.hatch_pattern.value, this.hatch_color.value, this.hatch_alpha.value,
         this.hatch_scale.value, this.hatch_weight.value, JSON.stringify(this.hatch_extra.value),
         root.devicePixelRatio].join('|') : null;
@@ -381,9 +386,6 @@
         !lines || typeof lines.resolve_line_dash !== 'function') return false;
     if (proto._paint.pvFast) return true;
     var paint = proto._paint;
-    var FILL = ['fill_color', 'fill_alpha'];
-    var HATCH = ['hatch_color', 'hatch_alpha', 'hatch_scale', 'hatch_pattern', 'hatch_weight'];
-    var scalar = function (visual, names) { return names.every(function (n) { return visual[n].is_Scalar(); }); };
     // Hatched boxes without outlines, every style the same: the boxes of a row whose
     // pixels do not touch (same top and bottom, left to right, each a pixel clear of
     // the one before) make one path, filled and hatched once, as Bokeh fills and
