@@ -439,6 +439,18 @@ def test_moving_m_repaints_only_the_sweeps_marker(page, explorer, errors):
     assert errors == []
 
 
+# A plot view's canvas as PNG data once it has repainted: Bokeh paints asynchronously,
+# so it is asked to repaint every renderer and read until two frames show the same pixels
+# (every layer, as a figure is saved); null if they never settle.
+SETTLED_PNG = """async (v) => {
+    v.request_paint(); let last = null;
+    for (let frame = 0; frame < 120; frame++) {
+        await new Promise((ok) => requestAnimationFrame(ok));
+        const now = v.export('png').canvas.toDataURL('image/png');
+        if (frame > 1 && now === last) return now;
+        last = now;
+    }
+    return null; }"""
 # A plot's canvas as PNG data, drawn with static/paint.js's fast paths or with Bokeh's
 # own: the labels' (text) and the boxes' (quads, bars).
 FAST_PATHS = [["models/glyphs/text", "TextView"], ["models/glyphs/lrtb", "LRTBView"]]
@@ -447,15 +459,7 @@ PIXELS = """async ([name, own]) => { const v = Bokeh.index.find_one((""" + MODEL
     const fast = paths.map((proto) => proto._paint.pvFast ? proto._paint : null);
     if (own) paths.forEach((proto, i) => { if (fast[i]) proto._paint = fast[i].pvOriginal; });
     try {
-        v.request_paint(); // every renderer; Bokeh paints asynchronously: until two frames show the same pixels
-        let last = null;
-        for (let frame = 0; frame < 120; frame++) {
-            await new Promise((ok) => requestAnimationFrame(ok));
-            const now = v.export('png').canvas.toDataURL('image/png'); // every layer, as a figure is saved
-            if (frame > 1 && now === last) return now;
-            last = now;
-        }
-        return null;
+        return await (""" + SETTLED_PNG + """)(v);
     } finally { paths.forEach((proto, i) => { if (fast[i]) proto._paint = fast[i]; }); } }"""
 
 # Two PNGs' sizes and their largest difference in any channel of any pixel.
@@ -511,19 +515,11 @@ AXES = """async ([name, own]) => { const v = Bokeh.index.find_one((""" + MODEL +
         t.get_ticks = function () { calls[0]++; return get.apply(this, arguments); }; return get; });
     try {
         v.repaint(); const ran = calls[0];
-        tickers.forEach((t, i) => { t.get_ticks = counted[i]; });
-        v.request_paint(); let last = null;
-        for (let frame = 0; frame < 120; frame++) {
-            await new Promise((ok) => requestAnimationFrame(ok));
-            const now = v.export('png').canvas.toDataURL('image/png');
-            if (frame > 1 && now === last) return [ran, now];
-            last = now;
-        }
-        return [ran, null];
+        return [ran, await (""" + SETTLED_PNG + """)(v)];
     } finally { tickers.forEach((t, i) => { t.get_ticks = counted[i]; }); use(kept); } }"""
 
 
-def test_an_axis_runs_its_ticker_once_a_repaint_and_draws_what_bokeh_draws(page, explorer, errors):
+def test_an_axis_keeps_its_ticks_through_a_repaint_and_draws_what_bokeh_draws(page, explorer, errors):
     """static/paint.js's axes patch keeps an axis's ticks and label extents while its plot
     repaints: after m changes the x range, the timeline's and the in-flight lines' axes
     run their tickers fewer times than with Bokeh's getters (which ran them four or five

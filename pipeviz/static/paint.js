@@ -303,7 +303,8 @@
     };
     pv.repaint = during(pv.repaint);
     pv.paint = during(pv.paint);
-    var keep = function (name, make, slot) {
+    var keep = function (name, make) {
+      var slot = 'pvKept_' + name;
       var get = function () {
         if (depth === 0) return make.call(this);
         var bounds = this.computed_bounds, range = this.ranges[0], loc = this.loc, k = this[slot];
@@ -318,8 +319,8 @@
       get.pvOriginal = make;
       Object.defineProperty(proto, name, { configurable: true, get: get });
     };
-    keep('tick_coords', ticks, 'pvTicks');
-    keep('extents', extents, 'pvExtents');
+    keep('tick_coords', ticks);
+    keep('extents', extents);
     return true;
   }
 
