@@ -212,6 +212,57 @@ def test_sliders_update_readout_bars_and_bubbles(page, page_file, offline):
     assert offline["errors"] == []
 
 
+SLICES_JS = """() => {  // one new engine run per slice, and a log of the slices: [generation, runs done]
+    const x = PipevizExplorer.get(), slice = x.slice;
+    x.sliceMs = 0;
+    window.__slices = [];
+    x.slice = function (gen, done) { window.__slices.push([gen, done.size]); return slice.call(this, gen, done); };
+}"""
+
+
+def test_the_deferred_table_runs_the_engine_a_run_per_task_and_follows_a_change_made_between(page, page_file, offline):
+    """At the sliders' ends one engine run takes tens of ms, and the comparison table
+    needs one per schedule: the deferred refresh computes them one task after another
+    (a key pressed meanwhile is handled between two), and a change made between two
+    stops it for the change's own refresh. Shown as it would be in one go: the app's."""
+    open_page(page, page_file, "#schedule=1f1b&P=4&m=8&V=1&encoder=bubbles")  # the placements need runs too
+    page.evaluate(SLICES_JS)
+    press(page, 1, "ArrowRight")  # m = 9
+    settled(page)
+    slices = page.evaluate("__slices")
+    gen = slices[0][0]
+    # Every slice but the last ran exactly one (7 schedules, 3 placements: 1f1b's row is its
+    # own placement, dualpipe-v's an error), each kept for the next slices.
+    assert slices == [[gen, k] for k in range(len(slices))] and len(slices) == 10
+    st = state(page)
+    app = Explorer()
+    app.update({k: st[k] for k in ("m", "encoder")})
+    assert (st["m"], st["encoder"]) == (9, "bubbles")
+    assert written(page, "pv-table") == app.table.object
+    assert written(page, "pv-places") == app.places.object
+
+    # A change after the third run: the older refresh stops; the change's runs from 0.
+    page.evaluate("""() => { const x = PipevizExplorer.get(), slice = x.slice;
+        window.__slices = [];
+        x.slice = function (gen, done) {
+            if (done.size === 3 && this.values.m === 10) this.update(new Map([['m', 11]]), []);
+            return slice.call(this, gen, done);
+        }; }""")
+    press(page, 1, "ArrowRight")  # m = 10, then 11 while its table is under way
+    settled(page)
+    slices = page.evaluate("__slices")
+    first, second = slices[0][0], slices[-1][0]
+    assert second > first
+    assert [s for s in slices if s[0] == first] == [[first, k] for k in range(4)]  # the fourth returns at once
+    assert [s for s in slices if s[0] == second] == [[second, k] for k in range(10)]
+    app.update({"m": 11})
+    assert state(page)["m"] == 11
+    assert written(page, "pv-readout") == app.readout.object
+    assert written(page, "pv-table") == app.table.object
+    assert written(page, "pv-places") == app.places.object
+    assert offline["errors"] == []
+
+
 def test_the_articles_step_drag_v_to_two(page, page_file, offline):
     """From the default view, V -> 2 on 1F1B is interleaved 1F1B: 3/19, not an error."""
     open_page(page, page_file)

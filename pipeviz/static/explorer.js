@@ -105,7 +105,9 @@
     this.notes = []; // what the rules adjusted; shown until the next change
     this.noticeLines = [];
     this.ready = false;
-    this.laterPending = false;
+    this.laterPending = false; // a deferred refresh is due or under way (Explorer.later)
+    this.laterTimer = false;
+    this.laterGen = 0;
     this.cache = new Map();
     this.tableRows = [null, [], null]; // [key, rows, the order of one's own they include]
     this.placesRows = [null, []]; // the encoder's placements compared (view/closing.py)
@@ -421,26 +423,66 @@
   // The table, the bars' key, the sweep and the URL LATER_MS after a change (once,
   // however many changes come in between: view/state.py), so a slider's chart and
   // readout are not kept waiting and a drag does not repaint them every step.
+  // The table runs the engine for every schedule; at the sliders' ends one run takes
+  // tens of ms, so the refresh computes in slices, each its own task: past sliceMs
+  // into a slice, an engine run not done yet in this refresh ends it (every slice does
+  // at least one, kept for the next slices whatever the cache evicts). A key pressed
+  // meanwhile is handled between two slices (the browser runs input before timers),
+  // not after the whole table. A change between slices stops the chain; its own
+  // timer starts the refresh again.
+  var SLICED = {}; // thrown by the refresh's engine calls when a slice is used up
+  Explorer.prototype.sliceMs = 8;
+
   Explorer.prototype.later = function () {
     var self = this;
-    if (this.laterPending) return;
+    this.laterGen++;
     this.laterPending = true;
-    root.setTimeout(function () { self.laterPending = false; self.secondary(); }, DATA.rules.laterMs);
+    if (this.laterTimer) return;
+    this.laterTimer = true;
+    root.setTimeout(function () { self.laterTimer = false; self.slice(self.laterGen, new Map()); }, DATA.rules.laterMs);
   };
 
-  Explorer.prototype.secondary = function () {
+  // `done`: configKey -> what its run gave ({res} or {error}) in this refresh.
+  Explorer.prototype.slice = function (gen, done) {
+    var self = this;
+    if (gen !== this.laterGen) return; // a newer change: its own timer runs the refresh
+    var deadline = root.performance.now() + this.sliceMs, ran = false;
+    try {
+      this.secondary(function (cfg) {
+        var key = configKey(cfg), got = done.get(key);
+        if (got === undefined) {
+          if (ran && root.performance.now() >= deadline) throw SLICED;
+          ran = true;
+          try { got = { res: self.run(cfg) }; } catch (e) { got = { error: e }; }
+          done.set(key, got);
+        }
+        if (got.error !== undefined) throw got.error;
+        return got.res;
+      });
+    } catch (e) {
+      if (e !== SLICED) throw e;
+      root.setTimeout(function () { self.slice(gen, done); }, 0);
+      return;
+    }
+    this.laterPending = false;
+  };
+
+  // `run` (cfg -> result) runs the engine for the table and the placements: the
+  // explorer's cached run unless a slice (Explorer.slice) passes its own.
+  Explorer.prototype.secondary = function (run) {
     var res = this.result, lang = this.values.lang, self = this;
+    run = run || function (cfg) { return self.run(cfg); };
     if (res !== null) {
       var shown = this.resultState, own = res.theory === null ? res : null;
       var key = configKey(res.config) + MV.memoryKey(shown) + JSON.stringify([shown.stages, shown.weights]);
       if (this.tableRows[0] !== key || this.tableRows[2] !== own) { // a unit or language change keeps the numbers
         this.tableRows = [key, X.readouts.tableValues(
-          res.config, function (cfg) { return self.run(cfg); }, function (name) { return MV.rowConfig(shown, name); },
+          res.config, run, function (name) { return MV.rowConfig(shown, name); },
           function (r) { return MV.memoryOf(r, shown); }, own), own];
       }
       if (this.placesRows[0] !== res) { // an order of one's own has no placements to compare
         this.placesRows = [res, res.theory === null ? []
-          : X.closing.placementsValues(res.config, function (cfg) { return self.run(cfg); })];
+          : X.closing.placementsValues(res.config, run)];
       }
       this.setHtml('pv-table', X.readouts.tableHtml(this.tableRows[1], lang));
       this.setHtml('pv-bars-key', X.readouts.barsKeyHtml(res.order.hasW, lang, res.balance !== null));
