@@ -12,8 +12,9 @@ next tick, so a slider's repaint never waits for them.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from contextlib import contextmanager
-from functools import lru_cache
+from functools import lru_cache, partial
 from html import escape
 from urllib.parse import parse_qsl, urlencode
 
@@ -33,6 +34,7 @@ from .render.figures import Figures
 from .render.glance_panel import GlancePanes, marked
 from .render.sweep import V_WIDTH as SWEEP_V_WIDTH
 from .serving import has_viewer
+from .slicing import Sliced, SlicedRun
 from .text import Msg, fill, template
 from .view import closing, columns, glance, memory_view, own_order, readouts, sweep, teach
 from .view.fields import FIELDS, PRESETS, encode
@@ -139,7 +141,8 @@ class Explorer(pn.viewable.Viewer):
         self.problem: Msg | None = None  # why the state cannot be shown, if it cannot
         self.notice_lines: list[str] = []
         self._ready = False  # the browser has rendered the first view
-        self._later_pending = False
+        self._later_pending = False  # the deferred refresh's timer is set (_later)
+        self._later_gen = 0  # changes so far: a slice of an older one's refresh stops
         self._cursor_steps: dict | None = None  # the play cursor's columns, due with the deferred refresh
         self._writing_url = False
         self._quiet = False
@@ -267,10 +270,10 @@ class Explorer(pn.viewable.Viewer):
             return
         self.update({"order": res.order.to_text(), "placement": res.schedule.placement, "custom": True})
 
-    def _refresh_secondary(self) -> None:
+    def _refresh_secondary(self, run: Callable[[Config], Result] = run_cached) -> None:
         """The comparison table, the bars' key and the URL: sent after the chart and its
-        readout have gone out, so a slider's repaint does not wait for them."""
-        self._later_pending = False
+        readout have gone out, so a slider's repaint does not wait for them. `run`
+        runs the table's and the placements' engine (a slice's: _slice)."""
         if self._ready and not has_viewer():  # the page loaded, and its browser has gone since
             return
         res = self.result
@@ -281,12 +284,12 @@ class Explorer(pn.viewable.Viewer):
             if self._table_rows[0] != key:  # a unit or language change keeps the numbers
                 own = res if res.theory is None else None
                 self._table_rows = (key, readouts.table_values(
-                    res.config, run_cached, lambda name: memory_view.row_config(shown, name),
+                    res.config, run, lambda name: memory_view.row_config(shown, name),
                     (lambda r: memory_view.memory_of(r, shown)) if shown.get("model", "none") != "none" else None,
                     own,
                 ))
             if self._places_rows[0] is not res:  # an order of one's own has no placements to compare
-                self._places_rows = (res, [] if res.theory is None else closing.placements_values(res.config, run_cached))
+                self._places_rows = (res, [] if res.theory is None else closing.placements_values(res.config, run))
             with pn.io.hold():
                 if self._cursor_steps is not None:
                     self.figures.set_source("cursor_steps", self._cursor_steps)
@@ -305,11 +308,26 @@ class Explorer(pn.viewable.Viewer):
         Not in the next tick: that came before Panel wrote the chart's message out, so
         the browser waited for the table too, and painted both in one frame."""
         doc = pn.state.curdoc
+        self._later_gen += 1
         if doc is None or doc.session_context is None:
             self._refresh_secondary()
         elif not self._later_pending:
             self._later_pending = True
-            doc.add_timeout_callback(self._refresh_secondary, LATER_MS)
+            doc.add_timeout_callback(partial(self._slice, doc, None, None), LATER_MS)
+
+    def _slice(self, doc, gen: int | None, done: dict | None) -> None:
+        """One slice of the deferred refresh (pipeviz/slicing.py), the next in the next
+        tick; gen None: the timer's, the refresh of the newest change starts. A change
+        between two slices stops the chain: its own timer starts the refresh again."""
+        if gen is None:
+            self._later_pending = False
+            gen, done = self._later_gen, {}
+        if gen != self._later_gen:
+            return
+        try:
+            self._refresh_secondary(SlicedRun(run_cached, done))
+        except Sliced:
+            doc.add_next_tick_callback(partial(self._slice, doc, gen, done))
 
     def _on_resize(self, attr, old, new) -> None:
         if self.result is not None:

@@ -6,7 +6,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from pipeviz import Config, Costs, run
+from pipeviz import Config, Costs, run, slicing
 from pipeviz.app import Explorer, LiveSlider
 from pipeviz.view import teach
 from pipeviz.view.palette import MAX_CHUNKS
@@ -347,3 +347,48 @@ def test_the_play_cursors_steps_follow_the_chart_and_are_never_stale():
         assert all(np.array_equal(steps.data[k], v) for k, v in expected(m).items())
     app.lang = "zh"  # the same steps: kept, not emptied and sent again
     assert all(np.array_equal(steps.data[k], v) for k, v in expected(10).items())
+
+
+class _Ticks:
+    """A session's document, as far as the deferred refresh uses it: callbacks queued."""
+
+    def __init__(self):
+        self.queue = []
+
+    def add_next_tick_callback(self, callback):
+        self.queue.append(callback)
+
+
+def test_the_deferred_table_runs_the_engine_a_run_per_tick_and_stops_for_a_newer_change(monkeypatch):
+    """Each slice of the deferred refresh runs at most one engine run past SLICE_S
+    (here 0: exactly one), the next slice in the next tick, so a key that comes
+    meanwhile is handled between two; the table is the one computed in one go. A
+    change between two slices stops the older chain. (The page: test_page.py.)"""
+    monkeypatch.setattr(slicing, "SLICE_S", 0.0)
+    app = Explorer(encoder="bubbles")  # the placements run the engine too
+    app._later = lambda: None  # the test starts the refresh itself
+    app.m = 9
+    whole = Explorer(encoder="bubbles", m=9)  # no session: the refresh ran at once
+    doc = _Ticks()
+    app._slice(doc, None, None)  # the timer fires
+    slices = 1
+    while doc.queue:
+        doc.queue.pop()()
+        slices += 1
+    # 7 schedules and 3 placements: 1f1b's row is its own placement, dualpipe-v's an
+    # error (m < 2P): 9 runs, one per slice, and a last slice that finds them all.
+    assert slices == 10
+    assert app.table.object == whole.table.object and app.places.object == whole.places.object
+
+    app._later_gen += 1  # a change: what _later counts
+    app.m = 10
+    app._slice(doc, None, None)
+    doc.queue.pop()()  # two slices of m = 10's refresh
+    app._later_gen += 1
+    app.m = 11  # another change before it ends
+    doc.queue.pop()()  # the older chain's next slice returns at once
+    assert doc.queue == [] and app.table.object == whole.table.object  # nothing of m = 10 written
+    app._slice(doc, None, None)
+    while doc.queue:
+        doc.queue.pop()()
+    assert app.table.object == Explorer(encoder="bubbles", m=11).table.object
