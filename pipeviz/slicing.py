@@ -1,27 +1,24 @@
-"""The deferred refresh's engine runs, in slices (app.Explorer._slice; the page's
+"""The deferred refresh's engine runs, one per slice (app.Explorer._slice; the page's
 twin is Explorer.slice in static/explorer.js).
 
 The comparison table runs the engine for every schedule, and at the sliders' ends
-one run takes tens of ms. Past SLICE_S into a slice, a run not done yet in this
-refresh ends the slice (`Sliced`); every slice does at least one, and the runs done
-are kept for the next slice whatever the result cache evicts. A key that comes
-meanwhile is handled between two slices instead of after the whole table.
+one run takes tens of ms. Each slice of the refresh does one run not done yet in
+this refresh and ends at the next (`Sliced`); the runs done are kept for the next
+slice whatever the result cache evicts. A key that comes meanwhile waits for one
+run, not for the whole table.
 """
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 
 from .config import Config
 from .engine import Result
 from .errors import ConfigError
 
-SLICE_S = 0.008
-
 
 class Sliced(Exception):
-    """This slice is used up: the next one goes on from the runs done."""
+    """This slice has done its run: the next one goes on from the runs done."""
 
 
 class SlicedRun:
@@ -30,13 +27,12 @@ class SlicedRun:
 
     def __init__(self, run: Callable[[Config], Result], done: dict) -> None:
         self._run, self._done = run, done
-        self._deadline = time.perf_counter() + SLICE_S
         self._ran = False
 
     def __call__(self, cfg: Config) -> Result:
         got = self._done.get(cfg)
         if got is None:
-            if self._ran and time.perf_counter() >= self._deadline:
+            if self._ran:
                 raise Sliced
             self._ran = True
             try:

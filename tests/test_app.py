@@ -6,7 +6,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from pipeviz import Config, Costs, run, slicing
+from pipeviz import Config, Costs, run
 from pipeviz.app import Explorer, LiveSlider
 from pipeviz.view import teach
 from pipeviz.view.palette import MAX_CHUNKS
@@ -359,12 +359,11 @@ class _Ticks:
         self.queue.append(callback)
 
 
-def test_the_deferred_table_runs_the_engine_a_run_per_tick_and_stops_for_a_newer_change(monkeypatch):
-    """Each slice of the deferred refresh runs at most one engine run past SLICE_S
-    (here 0: exactly one), the next slice in the next tick, so a key that comes
-    meanwhile is handled between two; the table is the one computed in one go. A
-    change between two slices stops the older chain. (The page: test_page.py.)"""
-    monkeypatch.setattr(slicing, "SLICE_S", 0.0)
+def test_the_deferred_table_runs_the_engine_a_run_per_tick_and_stops_for_a_newer_change():
+    """Each slice of the deferred refresh does one engine run, the next slice in the
+    next tick, so a key that comes meanwhile is handled between two; the table is the
+    one computed in one go. A change between two slices stops the older chain. (The
+    page: test_page.py.)"""
     app = Explorer(encoder="bubbles")  # the placements run the engine too
     app._later = lambda: None  # the test starts the refresh itself
     app.m = 9

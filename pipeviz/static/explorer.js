@@ -423,15 +423,13 @@
   // The table, the bars' key, the sweep and the URL LATER_MS after a change (once,
   // however many changes come in between: view/state.py), so a slider's chart and
   // readout are not kept waiting and a drag does not repaint them every step.
-  // The table runs the engine for every schedule; at the sliders' ends one run takes
-  // tens of ms, so the refresh computes in slices, each its own task: past sliceMs
-  // into a slice, an engine run not done yet in this refresh ends it (every slice does
-  // at least one, kept for the next slices whatever the cache evicts). A key pressed
-  // meanwhile is handled between two slices (the browser runs input before timers),
-  // not after the whole table. A change between slices stops the chain; its own
-  // timer starts the refresh again.
-  var SLICED = {}; // thrown by the refresh's engine calls when a slice is used up
-  Explorer.prototype.sliceMs = 8;
+  // The table runs the engine for every schedule, and at the sliders' ends one run
+  // takes tens of ms: each slice of the refresh, its own task, does one run not done
+  // yet in this refresh and ends at the next (the runs done are kept for the next
+  // slice whatever the cache evicts). A key pressed meanwhile waits for one run, not
+  // the whole table (the browser runs input before timers). A change between slices
+  // stops the chain; its own timer starts the refresh again (pipeviz/slicing.py).
+  var SLICED = {}; // thrown by a slice's second new run
 
   Explorer.prototype.later = function () {
     var self = this;
@@ -444,14 +442,13 @@
 
   // `done`: configKey -> what its run gave ({res} or {error}) in this refresh.
   Explorer.prototype.slice = function (gen, done) {
-    var self = this;
+    var self = this, ran = false;
     if (gen !== this.laterGen) return; // a newer change: its own timer runs the refresh
-    var deadline = root.performance.now() + this.sliceMs, ran = false;
     try {
       this.secondary(function (cfg) {
         var key = configKey(cfg), got = done.get(key);
         if (got === undefined) {
-          if (ran && root.performance.now() >= deadline) throw SLICED;
+          if (ran) throw SLICED;
           ran = true;
           try { got = { res: self.run(cfg) }; } catch (e) { got = { error: e }; }
           done.set(key, got);

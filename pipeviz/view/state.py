@@ -42,7 +42,7 @@ V_STEP = ("1f1b", "interleaved")
 # Both explorers refresh the comparison table, the sweep and the URL this long after a
 # change (once, however many changes come in between): the chart and its readout are
 # sent and painted first, and a drag is not slowed by them (benchmarks/app.py, page.py).
-# The table's engine runs go in slices (pipeviz/slicing.py), so a key waits for one run,
+# The table's engine runs go one per slice (pipeviz/slicing.py), so a key waits for one run,
 # not all of them.
 LATER_MS = 120
 
