@@ -250,6 +250,7 @@
     if (!proto || typeof proto.update_position !== 'function') return false;
     if (proto.update_position.pvLater) return true;
     var update = proto.update_position, pending = new Set(), timer = null;
+    placing.pending = pending;
     var bare = function (view) {
       var el = view.el, shadow = view.shadow_el;
       if (!el || !shadow || el.childElementCount !== 0) return false;
@@ -526,13 +527,43 @@
     return true;
   }
 
+  // Whether the page is still on its way to the picture of its last change: a plot
+  // waits for its repaint (Bokeh throttles them to a frame), or an element for its
+  // place (positions, above). Until both are done, a view's elements can sit where
+  // its last layout put them, past the page's width for a frame; the tests' settled()
+  // and the benchmarks wait for idle().
+  var waiting = new Set(), placing = { pending: null };
+
+  function tracking() {
+    var plot = module('models/plots/plot_canvas'), pv = plot && plot.PlotView && plot.PlotView.prototype;
+    if (!pv || typeof pv.schedule_paint !== 'function' || typeof pv.repaint !== 'function') return false;
+    if (pv.schedule_paint.pvTracked) return true;
+    var schedule = pv.schedule_paint, repaint = pv.repaint;
+    pv.schedule_paint = function () {
+      if (!this.is_paused) waiting.add(this);
+      return schedule.apply(this, arguments);
+    };
+    pv.schedule_paint.pvTracked = true;
+    pv.repaint = function () {
+      waiting.delete(this);
+      return repaint.apply(this, arguments);
+    };
+    return true;
+  }
+
+  function idle() {
+    var painting = Array.from(waiting).some(function (view) { return !view.is_destroyed && !view.is_paused; });
+    return !painting && (placing.pending === null || placing.pending.size === 0);
+  }
+
   var PATCHES = { styles: styles, widths: widths, hatches: hatches, css: css, variants: variants, positions: positions,
     axes: axes, sliders: sliders, labels: labels, boxes: boxes };
 
   function install() {
+    tracking();
     return Object.keys(PATCHES).filter(function (name) { return PATCHES[name](); });
   }
 
   var X = root.PipevizExplorer = root.PipevizExplorer || {};
-  X.paint = { install: install, PATCHES: Object.keys(PATCHES) };
+  X.paint = { install: install, PATCHES: Object.keys(PATCHES), idle: idle };
 })(typeof window !== 'undefined' ? window : globalThis);
