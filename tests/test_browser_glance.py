@@ -427,6 +427,8 @@ def test_moving_m_repaints_only_the_sweeps_marker(page, explorer, errors):
     which, base = explorer
     open_view(page, base, expect="27.27% simulated")
     page.wait_for_function("() => (" + MODEL + ")('sweep_line_0').data.x.length > 0")
+    # The lines' data is in; their own (throttled) repaint must have run before counting.
+    page.wait_for_function("() => PipevizExplorer.paint.idle()")
     page.evaluate(COUNT_PAINTS)
     press(page, 1, "ArrowRight")
     page.locator(".pv-readout").filter(has_text="25.00% simulated").first.wait_for()
