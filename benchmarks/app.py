@@ -88,9 +88,11 @@ LATENCY_JS = """(target) => {
 
 
 # Settled: the URL names the value just set (the deferred refresh writes it last), and
-# two frames have passed since, so the table and the sweep it sent are painted too.
+# no plot waits for its (throttled) repaint, and two frames have passed since, so the
+# table and the sweep it sent are painted too.
 SETTLED_JS = """async (value) => {
-    while (!location.search.includes(value)) await new Promise((ok) => setTimeout(ok, 10));
+    const busy = () => !location.search.includes(value) || !PipevizExplorer.paint.idle();
+    while (busy()) await new Promise((ok) => setTimeout(ok, 10));
     await new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok)));
 }"""
 

@@ -77,9 +77,11 @@ HOOK = """(cold) => {
 }"""
 
 
-# At rest: no deferred refresh pending, and two frames since the last one painted.
+# At rest: no deferred refresh pending, no plot waiting for its (throttled) repaint,
+# and two frames since the last one painted.
 SETTLED_JS = """async () => {
-    while (PipevizExplorer.get().laterPending) await new Promise((ok) => setTimeout(ok, 10));
+    const busy = () => PipevizExplorer.get().laterPending || !PipevizExplorer.paint.idle();
+    while (busy()) await new Promise((ok) => setTimeout(ok, 10));
     await new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok)));
 }"""
 
