@@ -307,6 +307,13 @@ def test_the_fragment_follows_and_a_retargeted_fragment_is_followed(page, page_f
     assert "#schedule=zb-h1&P=6&m=12&V=1&" in page.evaluate("location.hash")
     res = run(Config("zb-h1", 6, 12))
     assert f"{100 * res.metrics.bubble_fraction:.2f}% simulated" in readout(page)
+    # A slice's timer may write the URL after a new fragment arrives and before its
+    # `hashchange` runs (an iframe retargeted while the table still fills): the new one wins.
+    page.evaluate("location.hash = '#schedule=gpipe&P=3&m=5'; PipevizExplorer.get().writeUrl()")
+    page.wait_for_function("PipevizExplorer.get().state().schedule === 'gpipe'")
+    settled(page)
+    assert (state(page)["P"], state(page)["m"]) == (3, 5)
+    assert page.evaluate("location.hash").startswith("#schedule=gpipe&P=3&m=5&V=1&")
     page.evaluate("location.hash = '#P=abc'")
     page.wait_for_function("document.querySelectorAll('#pv-notice p').length === 1")
     assert notice_lines(page) == ["URL: P='abc' is not a whole number in 1..32; ignored"]
@@ -457,7 +464,7 @@ def test_works_inside_an_iframe(page, page_file, offline, tmp_path):
     frame.get_by_text("11.11% simulated").wait_for(timeout=20_000)
     # The course page retargets its iframe: the fragment changes, the page follows.
     page.evaluate(f"document.getElementById('x').src = {json.dumps(page_file.as_uri() + '#schedule=interleaved&P=8&m=16&V=2')}")
-    frame.get_by_text("17.95% simulated").wait_for()
+    frame.get_by_text("17.95% simulated").wait_for(timeout=20_000)
     assert offline["errors"] == []
     assert all(url.startswith("file://") for url in offline["requests"])
     screenshot(page, "page-in-iframe")

@@ -105,6 +105,7 @@
     this.notes = []; // what the rules adjusted; shown until the next change
     this.noticeLines = [];
     this.ready = false;
+    this.urlHash = null; // the fragment last read or written here: any other is a new address, not yet read
     this.laterPending = false; // a deferred refresh is due or under way (Explorer.later)
     this.laterTimer = false;
     this.laterGen = 0;
@@ -496,9 +497,13 @@
     if (!this.ready || this.problem !== null) return;
     if (this.values.custom) return; // an order of one's own does not fit in a URL: leave the last one
     var hash = '#' + X.fields.encode(this.values);
-    if (root.location.hash === hash) return;
+    // A fragment arrived that its `hashchange` has not read yet (a slice's timer ran
+    // first): writing over it would make that handler read this state back, and lose it.
+    if (root.location.hash !== this.urlHash) return;
+    if (hash === this.urlHash) return;
     try {
       root.history.replaceState(root.history.state, '', hash);
+      this.urlHash = hash;
     } catch (e) { /* a sandboxed frame may refuse: the view stays, the address does not follow */ }
   };
 
@@ -510,8 +515,12 @@
     X.glance.start(this);
     this.refresh(Array.from(FIELDS.keys()));
     this.ready = true;
-    this.applyQuery(loc.search, loc.hash);
-    root.addEventListener('hashchange', function () { self.applyQuery(root.location.search, root.location.hash); });
+    var follow = function () {
+      self.urlHash = root.location.hash;
+      self.applyQuery(root.location.search, root.location.hash);
+    };
+    follow();
+    root.addEventListener('hashchange', follow);
   };
 
   // "Edit this schedule": the shown schedule's order in the order box, as text, shown
