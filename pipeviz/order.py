@@ -277,46 +277,61 @@ class OrderBuilder:
     def __init__(self, P: int, m: int, stage_to_rank: np.ndarray):
         self.P, self.m = P, m
         self.stage_to_rank = stage_to_rank
-        self._parts: list[tuple[np.ndarray, ...]] = []
+        self._parts: list[np.ndarray] = []  # per phase, rows rank, kind, mb, stage, mb2, stage2
 
     def steps(self, counts) -> tuple[np.ndarray, np.ndarray]:
         """(rank, step) of every step when rank r runs counts[r] steps (counts may be a scalar)."""
-        counts = np.broadcast_to(np.maximum(np.asarray(counts, dtype=np.int64), 0), (self.P,))
-        rank = np.repeat(np.arange(self.P, dtype=np.int64), counts)
-        first = np.cumsum(counts) - counts  # flat index of each rank's first step
-        return rank, np.arange(rank.size, dtype=np.int64) - first[rank]
+        counts = np.asarray(counts, dtype=np.int64).reshape(-1)
+        if counts.size not in (1, self.P):
+            raise ValueError(f"steps: {counts.size} counts for {self.P} ranks")
+        return _steps(counts, self.P)
 
     def emit(self, rank: np.ndarray, *ops: tuple) -> None:
         """Each step runs `ops` in order."""
         n, k = rank.size, len(ops)
         if n == 0:
             return
-        kind = np.empty((n, k), dtype=np.int8)
-        cols = [np.full((n, k), -1, dtype=np.int64) for _ in range(4)]  # mb, stage, mb2, stage2
+        # One (6, n, k) block per phase: a handful of numpy calls whatever its size
+        # (a call costs about a microsecond, as much as the arithmetic of a small order).
+        part = np.full((6, n, k), -1, dtype=np.int64)
+        part[0] = rank[:, None]
         for j, op in enumerate(ops):
-            kind[:, j] = op[0]
-            for c, value in enumerate(op[1:]):
-                cols[c][:, j] = value
-        self._parts.append((np.repeat(rank, k), kind.ravel(), *(c.ravel() for c in cols)))
+            for c, value in enumerate(op):
+                part[1 + c, :, j] = value
+        self._parts.append(part.reshape(6, n * k))
 
     def build(self, keep_mb_below: int | None = None) -> Order:
         """Pack the phases rank by rank. `keep_mb_below` drops padding micro-batches
         (a generator may write its phases for more micro-batches than m)."""
-        if self._parts:
-            rank, kind, mb, stage, mb2, stage2 = (np.concatenate([p[i] for p in self._parts]) for i in range(6))
-        else:
-            rank, mb, stage, mb2, stage2 = (np.zeros(0, np.int64) for _ in range(5))
-            kind = np.zeros(0, np.int8)
+        parts = np.concatenate(self._parts, axis=1) if self._parts else np.zeros((6, 0), np.int64)
         keep_below = -1 if keep_mb_below is None else int(keep_mb_below)
-        kind, mb, stage, mb2, stage2, rank_ptr = _pack(rank, kind, mb, stage, mb2, stage2, self.P, keep_below)
+        kind, mb, stage, mb2, stage2, rank_ptr = _pack(parts, self.P, keep_below)
         return Order(P=self.P, m=self.m, stage_to_rank=self.stage_to_rank,
                      kind=kind, mb=mb, stage=stage, mb2=mb2, stage2=stage2, rank_ptr=rank_ptr)
 
 
 @numba.njit(cache=True, nogil=True)
-def _pack(rank, kind, mb, stage, mb2, stage2, P, keep_below):  # pragma: no cover (compiled)
+def _steps(counts, P):  # pragma: no cover (compiled)
+    """OrderBuilder.steps: counts has P entries, or one for every rank; a negative count is none."""
+    n = 0
+    for r in range(P):
+        n += max(counts[r if counts.size > 1 else 0], 0)
+    rank = np.empty(n, np.int64)
+    step = np.empty(n, np.int64)
+    at = 0
+    for r in range(P):
+        for i in range(max(counts[r if counts.size > 1 else 0], 0)):
+            rank[at], step[at] = r, i
+            at += 1
+    return rank, step
+
+
+@numba.njit(cache=True, nogil=True)
+def _pack(parts, P, keep_below):  # pragma: no cover (compiled)
     """The steps' ops rank by rank, each rank's in emission order (a stable counting
-    sort), dropping ops of micro-batches >= keep_below (if keep_below >= 0)."""
+    sort), dropping ops of micro-batches >= keep_below (if keep_below >= 0).
+    parts: rows rank, kind, mb, stage, mb2, stage2."""
+    rank, kind, mb, stage, mb2, stage2 = parts[0], parts[1], parts[2], parts[3], parts[4], parts[5]
     n = rank.size
     keep = np.ones(n, np.bool_)
     if keep_below >= 0:
