@@ -313,14 +313,13 @@ class OrderBuilder:
 @numba.njit(cache=True, nogil=True)
 def _steps(counts, P):  # pragma: no cover (compiled)
     """OrderBuilder.steps: counts has P entries, or one for every rank; a negative count is none."""
-    n = 0
-    for r in range(P):
-        n += max(counts[r if counts.size > 1 else 0], 0)
+    per = np.maximum(counts if counts.size == P else np.full(P, counts[0]), 0)
+    n = per.sum()
     rank = np.empty(n, np.int64)
     step = np.empty(n, np.int64)
     at = 0
     for r in range(P):
-        for i in range(max(counts[r if counts.size > 1 else 0], 0)):
+        for i in range(per[r]):
             rank[at], step[at] = r, i
             at += 1
     return rank, step
