@@ -249,7 +249,7 @@ def param_bytes(model: Model, order: Order) -> np.ndarray:
 def measure_memory(tl, model: Model, hbm_gib: float = 80.0) -> Memory:
     """Bytes per rank over a timeline (`simulate.Timeline`), SPEC.md's way.
 
-    Events follow `metrics.inflight`: each op adds its change at its start (a forward
+    Events follow `metrics._events`: each op adds its change at its start (a forward
     takes its chunk's activation) or at its end (a B frees it, an I swaps it for the
     W-only share, a W frees that, an F&B frees its backward part's chunk), in each
     rank's order, start before end; a running sum is the bytes held. The sums run

@@ -64,9 +64,11 @@ def p2p_article(order: Order) -> int:
 
 def measure(tl: Timeline) -> Metrics:
     order = tl.order
-    P, ptr = order.P, order.rank_ptr
-    makespan = tl.makespan
-    busy, span = _busy_span(tl.start, tl.end, ptr)
+    P, split = order.P, order.has_w
+    # One compiled call measures everything: at small sizes each call into compiled
+    # code, and each numpy call, costs as much as the arithmetic.
+    (makespan, busy, span, bubbles, inflight_steps, peak, at_peak, steps_b, steps_w, b_at_peak,
+     w_at_peak) = _measure(order.kind, tl.start, tl.end, order.rank_ptr, split)
     work = busy.sum()
     bubble = 1.0 - work / (P * makespan) if makespan > 0 else 0.0
     steady = 1.0 - work / (P * span.max()) if makespan > 0 else 0.0
@@ -77,11 +79,36 @@ def measure(tl: Timeline) -> Metrics:
         span=span,
         bubble_fraction=_clean(bubble),
         steady_bubble_fraction=_clean(steady),
-        bubbles=idle_intervals(tl),
-        **inflight(tl),
+        bubbles=bubbles,
+        inflight=Steps(*inflight_steps),
+        peak_chunks=peak,
+        peak_microbatches=peak / order.chunks_per_rank,
+        awaiting_b=Steps(*steps_b) if split else None,
+        awaiting_w=Steps(*steps_w) if split else None,
+        peak_awaiting_b=b_at_peak if split else None,
+        peak_awaiting_w=w_at_peak if split else None,
         p2p_per_microbatch=p2p_per_microbatch(order),
         p2p_article=p2p_article(order),
     )
+
+
+@numba.njit(cache=True, nogil=True)
+def _measure(kind, start, end, ptr, split):  # pragma: no cover (compiled)
+    """`measure`'s arrays: makespan, busy and span, the idle intervals, in-flight
+    chunks (steps, peak, the event of the peak) and, for a split backward, the
+    chunks awaiting B and W (steps, and their counts at the in-flight peak)."""
+    makespan = end.max() - start.min() if end.size else 0.0
+    busy, span = _busy_span(start, end, ptr)
+    bubbles = _idle(start, end, ptr, makespan, 1e-9 * max(makespan, 1.0))
+    _, rank, time, value, peak, at_peak = _events(kind, INFLIGHT, start, end, ptr)
+    steps_b, steps_w = (rank[:0], time[:0], value[:0]), (rank[:0], time[:0], value[:0])
+    b_at_peak, w_at_peak = peak[:0], peak[:0]
+    if split:
+        c_b, rank_b, time_b, value_b, _, _ = _events(kind, AWAITING_B, start, end, ptr)
+        c_w, rank_w, time_w, value_w, _, _ = _events(kind, AWAITING_W, start, end, ptr)
+        steps_b, steps_w = (rank_b, time_b, value_b), (rank_w, time_w, value_w)
+        b_at_peak, w_at_peak = c_b[at_peak], c_w[at_peak]
+    return makespan, busy, span, bubbles, (rank, time, value), peak, at_peak, steps_b, steps_w, b_at_peak, w_at_peak
 
 
 def _clean(x: float) -> float:
@@ -134,10 +161,31 @@ def _idle(start, end, ptr, makespan, tol):  # pragma: no cover (compiled)
     return who[:k].copy(), lo[:k].copy(), hi[:k].copy()
 
 
+# What `_events` counts. In flight: +1 when a forward starts, -1 when a chunk's last
+# backward op ends (B, W, or the backward half of an F&B). Awaiting B: the same, but
+# -1 when its B or I ends. Awaiting W only: +1 when an I ends, -1 when its W ends.
+INFLIGHT, AWAITING_B, AWAITING_W = range(3)
+
+
+def _delta_table() -> np.ndarray:
+    """(mode, start 0 / end 1, op kind): what one op adds to the count `_events` keeps."""
+    table = np.zeros((3, 2, 7), np.int64)
+    for mode in (INFLIGHT, AWAITING_B):
+        table[mode, 0, [F, FB]] = 1
+    table[INFLIGHT, 1, [B, W, FB]] = -1
+    table[AWAITING_B, 1, [B, I, FB]] = -1
+    table[AWAITING_W, 1, I] = 1
+    table[AWAITING_W, 1, W] = -1
+    return table
+
+
+DELTA = _delta_table()  # a global: numba freezes it into the compiled code
+
+
 @numba.njit(cache=True, nogil=True)
-def _events(at_start, at_end, start, end, ptr):  # pragma: no cover (compiled)
-    """Per op, a start event (+at_start) then an end event (+at_end), rank by rank:
-    the running count after each event; the step function of the changes, keeping
+def _events(kind, count_of, start, end, ptr):  # pragma: no cover (compiled)
+    """Per op, a start event then an end event (`_delta` of what is counted), rank by
+    rank: the running count after each event; the step function of the changes, keeping
     the last of simultaneous ones on a rank (a chunk freed and the next taken at the
     same instant is no dip); each rank's peak (at least 0) and the event where the
     rank first reaches it."""
@@ -149,61 +197,26 @@ def _events(at_start, at_end, start, end, ptr):  # pragma: no cover (compiled)
     s_value = np.empty(n, np.int64)
     peak = np.zeros(P, np.int64)
     at_peak = np.zeros(P, np.int64)
+    delta = DELTA[count_of]
     k = 0
     for r in range(P):
         c = 0  # each rank from 0: a full order ends every rank at 0, the ops that ran of a deadlocked one need not
         best = np.iinfo(np.int64).min
-        for e in range(2 * ptr[r], 2 * ptr[r + 1]):
-            i = e // 2
-            d = at_start[i] if e % 2 == 0 else at_end[i]
-            t = start[i] if e % 2 == 0 else end[i]
-            c += d
-            count[e] = c
-            if c > best:
-                best = c
-                at_peak[r] = e
-            if d != 0:
-                if k > 0 and s_rank[k - 1] == r and s_time[k - 1] == t:
-                    k -= 1  # simultaneous with the last change: keep only the later one
-                s_rank[k], s_time[k], s_value[k] = r, t, c
-                k += 1
+        for i in range(ptr[r], ptr[r + 1]):
+            for h in range(2):  # the op's start event, then its end event
+                e = 2 * i + h
+                d = delta[h, kind[i]]
+                t = start[i] if h == 0 else end[i]
+                c += d
+                count[e] = c
+                if c > best:
+                    best = c
+                    at_peak[r] = e
+                if d != 0:
+                    if k > 0 and s_rank[k - 1] == r and s_time[k - 1] == t:
+                        k -= 1  # simultaneous with the last change: keep only the later one
+                    s_rank[k], s_time[k], s_value[k] = r, t, c
+                    k += 1
         if ptr[r + 1] > ptr[r]:
             peak[r] = max(best, 0)
     return count, s_rank[:k].copy(), s_time[:k].copy(), s_value[:k].copy(), peak, at_peak
-
-
-def _step_function(tl: Timeline, at_start: np.ndarray, at_end: np.ndarray):
-    count, rank, time, value, peak, at_peak = _events(
-        at_start.astype(np.int64), at_end.astype(np.int64), tl.start, tl.end, tl.order.rank_ptr)
-    return count, Steps(rank=rank, time=time, value=value), peak, at_peak
-
-
-def inflight(tl: Timeline) -> dict:
-    """Step functions and peaks of in-flight chunks per rank."""
-    order = tl.order
-    kind = order.kind
-    has_f = (kind == F) | (kind == FB)
-    ends_chunk = (kind == B) | (kind == W) | (kind == FB)
-    _, steps, peak, at_peak = _step_function(tl, has_f, -ends_chunk.astype(np.int64))
-    out = dict(
-        inflight=steps,
-        peak_chunks=peak,
-        peak_microbatches=peak / order.chunks_per_rank,
-        awaiting_b=None,
-        awaiting_w=None,
-        peak_awaiting_b=None,
-        peak_awaiting_w=None,
-    )
-    if order.has_w:
-        ends_b = (kind == B) | (kind == I) | (kind == FB)
-        c_b, steps_b, _, _ = _step_function(tl, has_f, -ends_b.astype(np.int64))
-        # awaiting W only: +1 when an I ends, -1 when its W ends.
-        c_w, steps_w, _, _ = _step_function(tl, np.zeros(order.n_ops, np.int64),
-                                            (kind == I).astype(np.int64) - (kind == W))
-        out.update(
-            awaiting_b=steps_b,
-            awaiting_w=steps_w,
-            peak_awaiting_b=c_b[at_peak],
-            peak_awaiting_w=c_w[at_peak],
-        )
-    return out

@@ -66,26 +66,54 @@ class Timeline:
 def op_durations(order: Order, costs: Costs, weights=None) -> np.ndarray:
     """(N,) duration of each op: a rank's share of the cost, over its chunks, times
     its stage's weight w_s where stage weights are given (SPEC.md "Per-stage costs")."""
-    per_kind = np.zeros(len(KIND_NAMES))
-    per_kind[[F, B, I, W, FB]] = np.array([costs.tf, costs.tb + costs.tw, costs.tb, costs.tw, costs.fb])
-    per_kind /= order.chunks_per_rank
-    dur = per_kind[order.kind]
+    return _durations(order.kind, order.stage, order.stage2, _per_kind(order, costs), costs.tf, costs.tb + costs.tw,
+                      _weights(order, weights), weights is not None)
+
+
+def _per_kind(order: Order, costs: Costs) -> np.ndarray:
+    """Each kind's cost, as a rank's share over its chunks (kind codes index it)."""
+    return _kind_costs(costs.tf, costs.tb, costs.tw, costs.fb, order.chunks_per_rank)
+
+
+@numba.njit(cache=True, nogil=True)
+def _kind_costs(tf, tb, tw, fb, chunks):  # pragma: no cover (compiled)
+    per_kind = np.array([tf, tb + tw, tb, tw, fb, 0.0, 0.0])
+    return per_kind / chunks
+
+
+# Empty arrays for the kernel's unused inputs, made once (each numpy call costs ~0.5 us).
+_NO_FLOATS = np.zeros(0)
+_NO_INTS = np.zeros(0, np.int64)
+for _a in (_NO_FLOATS, _NO_INTS):
+    _a.flags.writeable = False
+
+
+def _weights(order: Order, weights) -> np.ndarray:
     if weights is None:
-        return dur
+        return _NO_FLOATS
     w = np.asarray(weights, dtype=np.float64)
     if w.shape != (order.S,):
         raise ConfigError("weights.length", n=int(w.size), S=order.S, name="this order")
-    stage = order.stage
-    scale = np.where(stage >= 0, w[np.maximum(stage, 0)], 1.0)  # encoder ops belong to no stage
-    pair = order.kind == FB
-    if pair.any():
-        # An overlapped F&B runs the forward of `stage` and the full backward of
-        # `stage2` as one op of t_fb. Its parts may sit on stages of different weight,
-        # so t_fb is scaled by their weighted mix: each part weighs what it costs
-        # alone (t_f, and t_b + t_w). Equal weights leave t_fb as it is.
-        f_part, b_part = costs.tf, costs.tb + costs.tw
-        scale[pair] = (f_part * w[stage[pair]] + b_part * w[order.stage2[pair]]) / (f_part + b_part)
-    return dur * scale
+    return w
+
+
+@numba.njit(cache=True, nogil=True)
+def _durations(kind, stage, stage2, per_kind, f_part, b_part, w, weighted):  # pragma: no cover (compiled)
+    # An overlapped F&B runs the forward of `stage` and the full backward of `stage2`
+    # as one op of t_fb. Its parts may sit on stages of different weight, so t_fb is
+    # scaled by their weighted mix: each part weighs what it costs alone (f_part = t_f,
+    # b_part = t_b + t_w). Equal weights leave t_fb as it is.
+    dur = np.empty(kind.size)
+    for i in range(kind.size):
+        k = kind[i]
+        d = per_kind[k]
+        if weighted:
+            if k == FB:
+                d *= (f_part * w[stage[i]] + b_part * w[stage2[i]]) / (f_part + b_part)
+            elif stage[i] >= 0:  # encoder ops belong to no stage
+                d *= w[stage[i]]
+        dur[i] = d
+    return dur
 
 
 def describe_op(order: Order, i: int) -> str:
@@ -103,20 +131,33 @@ def validate(order: Order) -> None:
     one forward and one backward (a full B, an I followed by its W, or the backward
     half of an F&B); encoder ops once per micro-batch or not at all. The checks run
     in one compiled pass (`_check`); this names the first problem found."""
+    _check_shape(order)
+    _raise_problem(order, *_check(order.kind, order.mb, order.stage, order.mb2, order.stage2, order.rank_ptr,
+                                  order.stage_to_rank, order.m))
+
+
+def _check_shape(order: Order) -> None:
+    """What the compiled passes index by: the rank pointers, the placement, the
+    segments, and a size that fits."""
     P, m, S, N = order.P, order.m, order.S, order.n_ops
     if order.rank_ptr.shape != (P + 1,) or order.rank_ptr[0] != 0 or order.rank_ptr[-1] != N:
         raise OrderError("order.rank_ptr", n=N, P=P)
-    if S == 0 or order.stage_to_rank.min() < 0 or order.stage_to_rank.max() >= P:
+    if S == 0:  # the placement's range is checked in `_check`: numpy's min and max cost more
         raise OrderError("order.stage_to_rank", last=P - 1)
+    if order.segment is not None and order.segment.shape != (N,):
+        raise OrderError("order.segment", n=N)
     check_size(m, S)
-    problem, i, mb, s, n = _check(order.kind, order.mb, order.stage, order.mb2, order.stage2, order.rank_ptr,
-                                  order.stage_to_rank, m)
+
+
+def _raise_problem(order: Order, problem: int, i: int, mb: int, s: int, n: int) -> None:
+    """Raise what `_check` found, if anything."""
     if problem == OK:
-        if order.segment is not None and order.segment.shape != (N,):
-            raise OrderError("order.segment", n=N)
         return
+    if problem == BAD_PLACEMENT:
+        raise OrderError("order.stage_to_rank", last=order.P - 1)
     if problem == BAD_RANGE:
-        raise OrderError("order.range", op=order.token(i), rank=_rank_of(order, i), last_mb=m - 1, last_stage=S - 1)
+        raise OrderError("order.range", op=order.token(i), rank=_rank_of(order, i), last_mb=order.m - 1,
+                         last_stage=order.S - 1)
     if problem == BAD_RANK:
         raise OrderError("order.wrong_rank", op=order.token(i), rank=_rank_of(order, i), stage=s,
                          home=int(order.stage_to_rank[s]))
@@ -143,8 +184,8 @@ def _rank_of(order: Order, i: int) -> int:
 
 
 # What _check found (the first problem, in this order of checks).
-(OK, BAD_RANGE, BAD_RANK, MISSING_F, TWICE_F, MISSING_B, TWICE_B, TWICE_W, MISSING_W, STRAY_W,
- ENCODER_MISSING, ENCODER_TWICE) = range(12)
+(OK, BAD_PLACEMENT, BAD_RANGE, BAD_RANK, MISSING_F, TWICE_F, MISSING_B, TWICE_B, TWICE_W, MISSING_W, STRAY_W,
+ ENCODER_MISSING, ENCODER_TWICE) = range(13)
 
 
 @numba.njit(cache=True, nogil=True)
@@ -154,6 +195,9 @@ def _check(kind, mb, stage, mb2, stage2, rank_ptr, stage_to_rank, m):  # pragma:
     counts of each role, then micro-batches for the encoder ops."""
     S = stage_to_rank.size
     N = kind.size
+    for s in range(S):
+        if stage_to_rank[s] < 0 or stage_to_rank[s] >= rank_ptr.size - 1:
+            return BAD_PLACEMENT, -1, 0, s, 0
     for r in range(rank_ptr.size - 1):
         for i in range(rank_ptr[r], rank_ptr[r + 1]):
             k = kind[i]
@@ -361,18 +405,59 @@ def simulate(order: Order, costs: Costs, dur: np.ndarray | None = None, check: b
     encoder ops while placing the rest. The timeline keeps the weights (the encoder
     times its ops beside the pipeline's with them)."""
     if check:
-        validate(order)
-    deps = dependencies(order, costs.comm)
+        _check_shape(order)
     if dur is None:
-        dur = op_durations(order, costs, weights)
-    start = np.zeros(order.n_ops)
-    end = np.zeros(order.n_ops)
-    nxt = _asap(order.rank_ptr, np.ascontiguousarray(dur, dtype=np.float64), deps.ptr, deps.idx, deps.lag, start, end)
-    stuck = np.flatnonzero(nxt < order.rank_ptr[1:])
-    if stuck.size:
-        raise _deadlock(order, deps, nxt, stuck, start, end)
+        try:
+            w = _weights(order, weights)
+        except ConfigError:
+            if check:  # a wrong order is named before wrong weights
+                validate(order)
+            raise
+        given = _NO_FLOATS  # the kernel prices the ops (`_kind_costs`)
+    else:
+        w, given = _NO_FLOATS, np.ascontiguousarray(dur, dtype=np.float64)
+    seg = order.segment
+    has_seg = seg is not None
+    # One compiled call checks, finds the dependencies, prices and times the ops: at
+    # small sizes each call into compiled code costs as much as the work in it.
+    problem, ptr, idx, lag, start, end, nxt, stuck = _time(
+        order.kind, order.mb, order.stage, order.mb2, order.stage2, order.rank_ptr, order.stage_to_rank,
+        order.m, check, float(costs.comm), seg.astype(np.int64) if has_seg else _NO_INTS, has_seg,
+        given, dur is not None, float(costs.tf), float(costs.tb), float(costs.tw), float(costs.fb),
+        order.chunks_per_rank, w, weights is not None)
+    _raise_problem(order, *problem)
+    deps = Deps(ptr=ptr, idx=idx, lag=lag)
+    if stuck:
+        raise _deadlock(order, deps, nxt, np.flatnonzero(nxt < order.rank_ptr[1:]), start, end)
     return Timeline(order=order, costs=costs, start=start, end=end, deps=deps,
                     weights=None if weights is None else tuple(float(w) for w in weights))
+
+
+@numba.njit(cache=True, nogil=True)
+def _time(kind, mb, stage, mb2, stage2, rank_ptr, stage_to_rank, m, check, comm, seg, has_seg,
+          given, has_given, tf, tb, tw, fb, chunks, w, weighted):  # pragma: no cover (compiled)
+    """`simulate` in one call: (problem, deps ptr, idx, lag, start, end, each rank's
+    next untimed op, whether some rank is stuck); on a problem, empty arrays. Ops are
+    priced from the costs (tf .. chunks) unless durations are given."""
+    N = kind.size
+    problem = (OK, -1, 0, 0, 0)
+    if check:
+        problem = _check(kind, mb, stage, mb2, stage2, rank_ptr, stage_to_rank, m)
+    if problem[0] != OK:
+        none, no_time = np.zeros(0, np.int64), np.zeros(0)
+        return problem, none, none, no_time, no_time, no_time, none, False
+    ptr, idx, lag = _deps(kind, mb, stage, mb2, stage2, rank_ptr, m, stage_to_rank.size, comm, seg, has_seg)
+    if has_given:
+        dur = given
+    else:
+        dur = _durations(kind, stage, stage2, _kind_costs(tf, tb, tw, fb, chunks), tf, tb + tw, w, weighted)
+    start = np.zeros(N)
+    end = np.zeros(N)
+    nxt = _asap(rank_ptr, dur, ptr, idx, lag, start, end)
+    stuck = False
+    for r in range(nxt.size):
+        stuck = stuck or nxt[r] < rank_ptr[r + 1]
+    return problem, ptr, idx, lag, start, end, nxt, stuck
 
 
 def _deadlock(order: Order, deps: Deps, nxt: np.ndarray, stuck: np.ndarray, start: np.ndarray,

@@ -8,7 +8,7 @@ from pipeviz import NAMES, Config, ConfigError, Costs, DeadlockError, OrderError
 from pipeviz.config import MAX_OPS
 from pipeviz.order import Order
 from pipeviz.registry import SCHEDULES
-from pipeviz.simulate import simulate
+from pipeviz.simulate import simulate, validate
 
 
 def test_deadlock_is_reported_with_the_stuck_ops():
@@ -53,6 +53,19 @@ def test_stage_on_wrong_rank_is_refused():
     with pytest.raises(OrderError, match="stage 1 lives on rank 1"):
         simulate(order, Costs())
 
+
+
+@pytest.mark.parametrize("home", [-1, 2])
+def test_placement_onto_a_missing_rank_is_refused(home):
+    # Two ranks; stage 1 is placed on a rank that does not exist. The check runs in
+    # the compiled pass, before any op is indexed by its rank.
+    good = Order.from_rank_lists(m=1, stage_to_rank=[0, 1], ranks=[[("F", 0, 0), ("B", 0, 0)], [("F", 0, 1), ("B", 0, 1)]])
+    bad = Order(P=2, m=1, stage_to_rank=good.stage_to_rank.copy(), kind=good.kind, mb=good.mb, stage=good.stage,
+                mb2=good.mb2, stage2=good.stage2, rank_ptr=good.rank_ptr)
+    bad.stage_to_rank[1] = home
+    for check in (simulate, lambda o, c: validate(o)):
+        with pytest.raises(OrderError, match=r"stage_to_rank must map each stage to a rank in 0\.\.1"):
+            check(bad, Costs())
 
 def test_w_after_a_full_backward_is_refused():
     order = Order.from_rank_lists(m=1, stage_to_rank=[0], ranks=[[("F", 0, 0), ("B", 0, 0), ("W", 0, 0)]])
