@@ -66,49 +66,54 @@ def measure(tl: Timeline) -> Metrics:
     order = tl.order
     P, split = order.P, order.has_w
     # One compiled call measures everything: at small sizes each call into compiled
-    # code, and each numpy call, costs as much as the arithmetic.
-    (makespan, busy, span, bubbles, inflight_steps, peak, at_peak, steps_b, steps_w, b_at_peak,
-     w_at_peak) = _measure(order.kind, tl.start, tl.end, order.rank_ptr, split)
-    work = busy.sum()
+    # code, each array it returns and each numpy call cost as much as the arithmetic.
+    (makespan, longest, busy, idle, span, bubbles, inflight_steps, peak, peak_mb,
+     at_peak) = _measure(order.kind, tl.start, tl.end, order.rank_ptr, order.chunks_per_rank)
+    awaiting = _awaiting(order.kind, tl.start, tl.end, order.rank_ptr, at_peak) if split else None
+    work = busy.sum()  # numpy's pairwise sum, as engine.js sums: the bubble is the same to the bit
     bubble = 1.0 - work / (P * makespan) if makespan > 0 else 0.0
-    steady = 1.0 - work / (P * span.max()) if makespan > 0 else 0.0
+    steady = 1.0 - work / (P * longest) if makespan > 0 else 0.0
     return Metrics(
         makespan=makespan,
         busy=busy,
-        idle=makespan - busy,
+        idle=idle,
         span=span,
         bubble_fraction=_clean(bubble),
         steady_bubble_fraction=_clean(steady),
         bubbles=bubbles,
         inflight=Steps(*inflight_steps),
         peak_chunks=peak,
-        peak_microbatches=peak / order.chunks_per_rank,
-        awaiting_b=Steps(*steps_b) if split else None,
-        awaiting_w=Steps(*steps_w) if split else None,
-        peak_awaiting_b=b_at_peak if split else None,
-        peak_awaiting_w=w_at_peak if split else None,
+        peak_microbatches=peak_mb,
+        awaiting_b=Steps(*awaiting[0]) if split else None,
+        awaiting_w=Steps(*awaiting[1]) if split else None,
+        peak_awaiting_b=awaiting[2] if split else None,
+        peak_awaiting_w=awaiting[3] if split else None,
         p2p_per_microbatch=p2p_per_microbatch(order),
         p2p_article=p2p_article(order),
     )
 
 
 @numba.njit(cache=True, nogil=True)
-def _measure(kind, start, end, ptr, split):  # pragma: no cover (compiled)
-    """`measure`'s arrays: makespan, busy and span, the idle intervals, in-flight
-    chunks (steps, peak, the event of the peak) and, for a split backward, the
-    chunks awaiting B and W (steps, and their counts at the in-flight peak)."""
+def _measure(kind, start, end, ptr, chunks):  # pragma: no cover (compiled)
+    """`measure`'s numbers and arrays: makespan, the longest span,
+    busy, idle and span per rank, the idle intervals, and in-flight chunks (steps,
+    peak in chunks and in micro-batches, the event of the peak)."""
     makespan = end.max() - start.min() if end.size else 0.0
     busy, span = _busy_span(start, end, ptr)
     bubbles = _idle(start, end, ptr, makespan, 1e-9 * max(makespan, 1.0))
     _, rank, time, value, peak, at_peak = _events(kind, INFLIGHT, start, end, ptr)
-    steps_b, steps_w = (rank[:0], time[:0], value[:0]), (rank[:0], time[:0], value[:0])
-    b_at_peak, w_at_peak = peak[:0], peak[:0]
-    if split:
-        c_b, rank_b, time_b, value_b, _, _ = _events(kind, AWAITING_B, start, end, ptr)
-        c_w, rank_w, time_w, value_w, _, _ = _events(kind, AWAITING_W, start, end, ptr)
-        steps_b, steps_w = (rank_b, time_b, value_b), (rank_w, time_w, value_w)
-        b_at_peak, w_at_peak = c_b[at_peak], c_w[at_peak]
-    return makespan, busy, span, bubbles, (rank, time, value), peak, at_peak, steps_b, steps_w, b_at_peak, w_at_peak
+    longest = span.max() if span.size else 0.0
+    return makespan, longest, busy, makespan - busy, span, bubbles, (rank, time, value), peak, \
+        peak / chunks, at_peak
+
+
+@numba.njit(cache=True, nogil=True)
+def _awaiting(kind, start, end, ptr, at_peak):  # pragma: no cover (compiled)
+    """For a split backward: the steps of the chunks awaiting B and awaiting W, and
+    their counts at each rank's in-flight peak."""
+    c_b, rank_b, time_b, value_b, _, _ = _events(kind, AWAITING_B, start, end, ptr)
+    c_w, rank_w, time_w, value_w, _, _ = _events(kind, AWAITING_W, start, end, ptr)
+    return (rank_b, time_b, value_b), (rank_w, time_w, value_w), c_b[at_peak], c_w[at_peak]
 
 
 def _clean(x: float) -> float:
