@@ -278,6 +278,7 @@ class OrderBuilder:
         self.P, self.m = P, m
         self.stage_to_rank = stage_to_rank
         self._parts: list[np.ndarray] = []  # per phase, rows rank, kind, mb, stage, mb2, stage2
+        self._phases: list[tuple[int, int]] = []  # per phase, (steps, ops per step)
 
     def steps(self, counts) -> tuple[np.ndarray, np.ndarray]:
         """(rank, step) of every step when rank r runs counts[r] steps (counts may be a scalar)."""
@@ -291,21 +292,25 @@ class OrderBuilder:
         n, k = rank.size, len(ops)
         if n == 0:
             return
-        # One (6, n, k) block per phase: a handful of numpy calls whatever its size
-        # (a call costs about a microsecond, as much as the arithmetic of a small order).
-        part = np.full((6, n, k), -1, dtype=np.int64)
-        part[0] = rank[:, None]
+        # One (6, k, n) block per phase, op-major so every write is one contiguous row
+        # (a numpy call costs about a microsecond, as much as the arithmetic of a small
+        # order); `_pack` reads it back step by step, each step's ops in order.
+        part = np.empty((6, k, n), dtype=np.int64)
+        part[0] = rank
+        part[4:] = -1
         for j, op in enumerate(ops):
             for c, value in enumerate(op):
-                part[1 + c, :, j] = value
-        self._parts.append(part.reshape(6, n * k))
+                part[1 + c, j] = value
+        self._parts.append(part.reshape(6, k * n))
+        self._phases.append((n, k))
 
     def build(self, keep_mb_below: int | None = None) -> Order:
         """Pack the phases rank by rank. `keep_mb_below` drops padding micro-batches
         (a generator may write its phases for more micro-batches than m)."""
         parts = np.concatenate(self._parts, axis=1) if self._parts else np.zeros((6, 0), np.int64)
         keep_below = -1 if keep_mb_below is None else int(keep_mb_below)
-        kind, mb, stage, mb2, stage2, rank_ptr = _pack(parts, self.P, keep_below)
+        phases = np.array(self._phases, dtype=np.int64).reshape(-1, 2)
+        kind, mb, stage, mb2, stage2, rank_ptr = _pack(parts, phases, self.P, keep_below)
         return Order(P=self.P, m=self.m, stage_to_rank=self.stage_to_rank,
                      kind=kind, mb=mb, stage=stage, mb2=mb2, stage2=stage2, rank_ptr=rank_ptr)
 
@@ -326,33 +331,45 @@ def _steps(counts, P):  # pragma: no cover (compiled)
 
 
 @numba.njit(cache=True, nogil=True)
-def _pack(parts, P, keep_below):  # pragma: no cover (compiled)
+def _pack(parts, phases, P, keep_below):  # pragma: no cover (compiled)
     """The steps' ops rank by rank, each rank's in emission order (a stable counting
     sort), dropping ops of micro-batches >= keep_below (if keep_below >= 0).
-    parts: rows rank, kind, mb, stage, mb2, stage2."""
+    parts: rows rank, kind, mb, stage, mb2, stage2; phase by phase, a block of k
+    rows of n steps (`emit`), so op j of step t is at column j * n + t."""
     rank, kind, mb, stage, mb2, stage2 = parts[0], parts[1], parts[2], parts[3], parts[4], parts[5]
-    n = rank.size
-    keep = np.ones(n, np.bool_)
+    n_all = rank.size
+    src = np.empty(n_all, np.int64)  # columns in emission order
+    at = 0
+    base = 0
+    for p in range(phases.shape[0]):
+        n, k = phases[p, 0], phases[p, 1]
+        for t in range(n):
+            for j in range(k):
+                src[at] = base + j * n + t
+                at += 1
+        base += n * k
+    keep = np.ones(n_all, np.bool_)
     if keep_below >= 0:
-        for i in range(n):
+        for i in range(n_all):
             keep[i] = mb[i] < keep_below and mb2[i] < keep_below
     rank_ptr = np.zeros(P + 1, np.int64)
-    for i in range(n):
+    for i in range(n_all):
         if keep[i]:
             rank_ptr[rank[i] + 1] += 1
     for r in range(P):
         rank_ptr[r + 1] += rank_ptr[r]
-    at = rank_ptr[:-1].copy()
+    nxt = rank_ptr[:-1].copy()
     total = rank_ptr[P]
     o_kind = np.empty(total, np.int8)
     o_mb = np.empty(total, np.int64)
     o_stage = np.empty(total, np.int64)
     o_mb2 = np.empty(total, np.int64)
     o_stage2 = np.empty(total, np.int64)
-    for i in range(n):
+    for e in range(n_all):
+        i = src[e]
         if keep[i]:
-            j = at[rank[i]]
-            at[rank[i]] = j + 1
+            j = nxt[rank[i]]
+            nxt[rank[i]] = j + 1
             o_kind[j], o_mb[j], o_stage[j], o_mb2[j], o_stage2[j] = kind[i], mb[i], stage[i], mb2[i], stage2[i]
     return o_kind, o_mb, o_stage, o_mb2, o_stage2, rank_ptr
 
