@@ -189,7 +189,7 @@ DELTA = _delta_table()  # a global: numba freezes it into the compiled code
 
 @numba.njit(cache=True, nogil=True)
 def _events(kind, count_of, start, end, ptr):  # pragma: no cover (compiled)
-    """Per op, a start event then an end event (`_delta` of what is counted), rank by
+    """Per op, a start event then an end event (`DELTA` of what is counted), rank by
     rank: the running count after each event; the step function of the changes, keeping
     the last of simultaneous ones on a rank (a chunk freed and the next taken at the
     same instant is no dip); each rank's peak (at least 0) and the event where the

@@ -137,8 +137,8 @@ def validate(order: Order) -> None:
 
 
 def _check_shape(order: Order) -> None:
-    """What the compiled passes index by: the rank pointers, the placement, the
-    segments, and a size that fits."""
+    """What the compiled passes index by: the rank pointers, a placement of at least
+    one stage (its range is `_check`'s), the segments, and a size that fits."""
     P, m, S, N = order.P, order.m, order.S, order.n_ops
     if order.rank_ptr.shape != (P + 1,) or order.rank_ptr[0] != 0 or order.rank_ptr[-1] != N:
         raise OrderError("order.rank_ptr", n=N, P=P)
@@ -266,12 +266,16 @@ def dependencies(order: Order, comm: float) -> Deps:
     """SPEC.md's dependencies of every op (see the module docstring), with lags; for
     each op, its forward part's dependency, then its backward part's, then the
     segment barriers. Built in one compiled pass (`_deps`)."""
-    seg = order.segment
-    has_seg = seg is not None
-    seg = seg.astype(np.int64) if has_seg else np.zeros(0, np.int64)
+    seg, has_seg = _segments(order)
     ptr, idx, lag = _deps(order.kind, order.mb, order.stage, order.mb2, order.stage2, order.rank_ptr,
                           order.m, order.S, float(comm), seg, has_seg)
     return Deps(ptr=ptr, idx=idx, lag=lag)
+
+
+def _segments(order: Order) -> tuple[np.ndarray, bool]:
+    """The order's segments as the compiled passes take them, and whether it has any."""
+    seg = order.segment
+    return (_NO_INTS, False) if seg is None else (seg.astype(np.int64), True)
 
 
 @numba.njit(cache=True, nogil=True)
@@ -416,13 +420,12 @@ def simulate(order: Order, costs: Costs, dur: np.ndarray | None = None, check: b
         given = _NO_FLOATS  # the kernel prices the ops (`_kind_costs`)
     else:
         w, given = _NO_FLOATS, np.ascontiguousarray(dur, dtype=np.float64)
-    seg = order.segment
-    has_seg = seg is not None
+    seg, has_seg = _segments(order)
     # One compiled call checks, finds the dependencies, prices and times the ops: at
     # small sizes each call into compiled code costs as much as the work in it.
     problem, ptr, idx, lag, start, end, nxt, stuck = _time(
         order.kind, order.mb, order.stage, order.mb2, order.stage2, order.rank_ptr, order.stage_to_rank,
-        order.m, check, float(costs.comm), seg.astype(np.int64) if has_seg else _NO_INTS, has_seg,
+        order.m, check, float(costs.comm), seg, has_seg,
         given, dur is not None, float(costs.tf), float(costs.tb), float(costs.tw), float(costs.fb),
         order.chunks_per_rank, w, weights is not None)
     _raise_problem(order, *problem)
