@@ -4,7 +4,7 @@
 
 Builds the page with `python -m pipeviz page`, opens it from file://, presses play
 and lets the cursor run for S seconds at 1x. Each animation frame of the play loop
-(render/teach.js) moves the cursor, the curtain and the in-flight bars and then
+(static/teach_models.js) moves the cursor, the curtain and the in-flight bars and then
 waits for the next frame, so the frames it records (PipevizTeach.state(...).frames)
 are the frames the reader sees: a redraw slower than a display frame lowers them.
 Prints frames per second, the median and 95th percentile frame interval and the

@@ -250,7 +250,7 @@ class Explorer(pn.viewable.Viewer):
         """The play cursor's step functions go out with the deferred refresh: at the
         sliders' ends they are a megabyte, read only once the cursor leaves the end,
         where every change puts it. Until they arrive the source is empty, which
-        keeps the cursor hidden (render/teach.js `showCursor`): never a stale count."""
+        keeps the cursor hidden (static/teach_models.js `showCursor`): never a stale count."""
         if self.figures.holds("cursor_steps", steps):
             return
         self._cursor_steps = steps

@@ -9,7 +9,7 @@ What both explorers share is written once, in Python, and reaches the page as da
 (`page_data`): the strings table (English and Chinese), the schedules' entries, the
 fields and presets, the rules' names, the palette, the readouts' layouts, the
 figures' fixed words and the widgets' words in each language. Only what the browser
-must compute is twinned in JavaScript (`pipeviz/static/`, read with importlib.resources;
+must compute is twinned in JavaScript (`static/`, installed as `pipeviz.static`;
 each file adds to one of the globals PipevizText, PipevizEngine, PipevizExplorer):
   text.js          fill a template from the strings table (text.py)
   engine.js        orders, the simulator, metrics, exact fractions, stage weights,
@@ -36,7 +36,6 @@ from __future__ import annotations
 import json
 import re
 from html import escape
-from importlib import resources
 
 from bokeh.document import Document
 from bokeh.embed import file_html
@@ -59,7 +58,7 @@ from bokeh.models import (
 )
 from bokeh.resources import Resources
 
-from . import custom, memory, stages, text
+from . import custom, memory, stages, static, text
 from .config import MAX_OPS, Config
 from .costs import COST_MAX, COST_MIN, MAY_BE_ZERO
 from .costs import NAMES as COST_NAMES
@@ -84,11 +83,8 @@ SCRIPTS = ("text.js", "engine.js", "memory.js", "custom.js", "encoder.js", "bala
 
 
 def read_static(name: str) -> str:
-    """A file of pipeviz/static/, as installed (a missing file is a read error)."""
-    try:
-        return resources.files("pipeviz").joinpath("static", *name.split("/")).read_text(encoding="utf-8")
-    except OSError as e:
-        raise OSError(f"cannot read pipeviz/static/{name}: {e.strerror or e}") from None
+    """A file of static/ (installed as pipeviz.static; a missing file is a read error)."""
+    return static.read(name)
 
 
 def schedule_scripts() -> list[str]:
@@ -141,7 +137,7 @@ def _inline(code: str, name: str) -> str:
 def lean(code: str) -> str:
     """A script without its comments that stand alone (its leading /* */ block and every
     line that is only a // comment) and without indentation: they are for readers of
-    pipeviz/static/, and the page must stay within its size budget. (The scripts hold
+    static/, and the page must stay within its size budget. (The scripts hold
     no template literals and no line continuations, so no line starts inside a string.)"""
     code = re.sub(r"\A\s*/\*.*?\*/\s*", "", code, count=1, flags=re.S)
     return "".join(line.lstrip(" ") for line in code.splitlines(True) if not line.lstrip().startswith("//"))

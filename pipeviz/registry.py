@@ -2,7 +2,7 @@
 `ENTRY`, and this module collects them (in the order their `position` gives).
 
 Adding a schedule means writing its module (generator, closed form, entry and
-strings) and its JavaScript twin in `pipeviz/static/schedules/`; nothing here.
+strings) and its JavaScript twin in `static/schedules/`; nothing here.
 """
 
 from __future__ import annotations

@@ -86,7 +86,7 @@ def at(page, x: float, y: float) -> tuple[float, float]:
 
 
 def number(x: float) -> str:
-    """A time as render/teach.js writes it (at most three decimals)."""
+    """A time as static/teach_models.js writes it (at most three decimals)."""
     return f"{round(x * 1000) / 1000:g}"
 
 

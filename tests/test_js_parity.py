@@ -1,4 +1,4 @@
-"""The standalone page's JavaScript (pipeviz/static/) against its Python original, in
+"""The standalone page's JavaScript (static/) against its Python original, in
 the Debian chromium. Python is the reference; every twin must give the same answer:
 
   engine.js, schedules/*.js   orders, op times (bit for bit), dependencies, metrics,

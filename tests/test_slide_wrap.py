@@ -1,6 +1,6 @@
 """A figure's readout lines wrap to the plot's width instead of running off its edge:
 view/teach.py's slide_lines (the CLI's figure, with estimated widths) and its twin in
-render/teach.js (the download button of both explorers, measured in the browser),
+static/teach_models.js (the download button of both explorers, measured in the browser),
 held to each other on every schedule's readout in both languages, and the figure's
 height grown by the lines it gained."""
 

@@ -9,17 +9,16 @@ component that runs it in the browser).
 
 from __future__ import annotations
 
-from importlib import resources
-
 import panel as pn
 import param
 
+from .. import static
 from ..engine import Result
 from ..text import template
 from ..view import glance
 
-A11Y_JS = resources.files("pipeviz").joinpath("static", "a11y.js").read_text(encoding="utf-8")
-PAINT_JS = resources.files("pipeviz").joinpath("static", "paint.js").read_text(encoding="utf-8")
+A11Y_JS = static.read("a11y.js")
+PAINT_JS = static.read("paint.js")
 
 
 # Panel's Location writes each new URL with history.pushState: every change of view

@@ -10,15 +10,13 @@ twin static/teach.js can update them by name):
   over time  the cursor and its curtain
   controls   play/pause, the time slider, the speed, the clock, the note that says
              why a rank idles (or which micro-batch is followed), a download button
-Everything they do in the browser is render/teach.js, run as CustomJS, so the served
+Everything they do in the browser is static/teach_models.js, run as CustomJS, so the served
 app and the page share one implementation; its words come from the "teach_words"
 source. Models the browser changes many times a second are not synced back to the
 server (`syncable=False`).
 """
 
 from __future__ import annotations
-
-from importlib import resources
 
 from bokeh.layouts import column, row
 from bokeh.models import (
@@ -40,6 +38,7 @@ from bokeh.models import (
 )
 from bokeh.models.tools import PanTool, ResetTool, SaveTool, WheelZoomTool
 
+from .. import static
 from ..view import teach
 from ..view.palette import BUBBLE_HATCH, KIND_COLORS, W_ONLY_COLOR
 from ..view.teach import LABEL_GLYPHS
@@ -60,7 +59,7 @@ SPEED_LABELS = ["¼×", "½×", "1×", "2×", "4×"]  # teach.js's SPEEDS
 CURSOR = "#222222"
 # The clock: the time slider shows its value as "12.5 of 33" ("play.time" from the
 # teach_words source; the makespan is the slider's end, and at most three decimals as
-# render/teach.js writes times). Bokeh re-formats the slider's header when its value
+# static/teach_models.js writes times). Bokeh re-formats the slider's header when its value
 # or title changes, a text write; a Div's new text would lay the whole document out
 # again, every plot measured (13 ms of a 36 ms keypress-to-repaint at the defaults).
 CLOCK_JS = """
@@ -70,14 +69,18 @@ return i < 0 ? '' : String(d.text[i]).replace('{t}', num(tick)).replace('{makesp
 """
 
 
+# The teaching models' browser code, run as CustomJS by both explorers.
+LIBRARY = "teach_models.js"
+
+
 def library() -> str:
-    """render/teach.js, as installed."""
-    return resources.files("pipeviz").joinpath("render", "teach.js").read_text(encoding="utf-8")
+    """static/teach_models.js, as installed."""
+    return static.read(LIBRARY)
 
 
 def add_slide_legend(figs) -> None:
     """Put the slide's legend below the timeline, between its axis and the readout (a
-    figure; render/teach.js's download does the same in the browser)."""
+    figure; static/teach_models.js's download does the same in the browser)."""
     tl, legend = figs.timeline, figs.models["slide_legend"]
     below = list(tl.below)
     i = below.index(figs.models["slide_readout"])
@@ -145,7 +148,7 @@ def add(figs) -> None:
                              level="overlay", syncable=False)
     bars.add_layout(bars_dim)
     src["cursor_bars"].syncable = False
-    # Hidden while the cursor rests (render/teach.js shows them), as every empty renderer is.
+    # Hidden while the cursor rests (static/teach_models.js shows them), as every empty renderer is.
     cursor_glyphs = [
         bars.hbar(y="rank", left="zero", right="held", height=0.6, source=src["cursor_bars"], fill_color=KIND_COLORS[0],
                   line_color="black", line_width=1, level="overlay", name="cursor_held", visible=False),
@@ -170,7 +173,7 @@ def add(figs) -> None:
     # Not on the timeline until a figure is made (add_slide_legend): a legend measures
     # its place in the page at every paint of its plot, hidden or not (1 ms a keypress).
 
-    # The readout's titles get their text only when a figure is made (render/teach.js's
+    # The readout's titles get their text only when a figure is made (static/teach_models.js's
     # download, figure.py): a title's new text lays the timeline out again.
     readout = Title(text="", name="slide_readout", visible=False, text_font_style="bold")
     summary = Title(text="", name="slide_summary", visible=False, text_font_style="normal")

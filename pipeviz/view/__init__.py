@@ -3,5 +3,5 @@ and URL (`fields`), the rules that keep its state valid (`state`), the columns a
 properties each figure receives (`columns`) and its readouts (`readouts`).
 
 Both explorers use it: the served app directly, the standalone page through its
-JavaScript twin in `pipeviz/static/`, which tests/test_js_parity.py holds to it.
+JavaScript twin in `static/`, which tests/test_js_parity.py holds to it.
 """

@@ -290,7 +290,7 @@ def texts(lang: str) -> dict:
                                    [t("axis.time"), "@left{0.[000]} → @right{0.[000]}"],
                                    [t("hover.count"), "@count"]]},
         "stuck_hover": {"tooltips": [[t("hover.stuck"), "@op"], [t("hover.waits"), "@waits"]]},
-        # "@rank{why}": the sentence render/teach.js makes of the gap's rank, next op and what it waits for.
+        # "@rank{why}": the sentence static/teach_models.js makes of the gap's rank, next op and what it waits for.
         "bubbles_hover": {"tooltips": [[t("hover.why"), "@rank{why}"], [t("hover.idle"), "@length{0.[000]}"],
                                        [t("axis.time"), "@left{0.[000]} → @right{0.[000]}"]]},
         "bars_hover": {"tooltips": [[t("axis.rank"), "@rank"], [t("hover.peak"), "@peak{0.[00]}"],

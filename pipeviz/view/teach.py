@@ -5,7 +5,7 @@ reads, the projector's sizes, and the slide's legend and readout.
 `columns.figure_view` does, for the models `render.teach` adds to the figures; both
 explorers apply it after the main figure view (static/teach.js is the twin). What
 only the browser does (hover text, following a micro-batch, playing the cursor) is
-written once, in render/teach.js, and reads its words from the "teach_words" source.
+written once, in static/teach_models.js, and reads its words from the "teach_words" source.
 
 Fields: `critical` (highlight one critical path) and `projector` (larger text and
 boxes), both in the URL.
@@ -65,7 +65,7 @@ SLIDE_MARGIN_PX = 8
 # Each line a readout title gains past its first, as a multiple of its font size
 # (as Bokeh spaces a title's lines, measured in its PNG: 15 px at 13 px, 12 at 11).
 SLIDE_LINE_HEIGHT = 1.15
-# Words the browser code (render/teach.js) reads, by key.
+# Words the browser code (static/teach_models.js) reads, by key.
 WORD_KEYS = ("why.other", "why.own", "why.end", "why.hint", "op.desc", "op.pair", "op.encoder", "follow.on",
              "follow.merged",
              "play.play", "play.pause", "play.time", "play.speed", "critical.note", "page.title")
@@ -209,7 +209,7 @@ def slide_extra(projector: bool, head_lines: int = 1, summary_lines: int = 1) ->
 
 def slide_lines(text: str, fits: Callable[[str], bool], level: int = 0) -> list[str]:
     """`text` cut into lines that each `fits` the plot, at the best breaks that do
-    (SLIDE_BREAKS). render/teach.js's slideLines is the twin, measuring in the browser."""
+    (SLIDE_BREAKS). static/teach_models.js's slideLines is the twin, measuring in the browser."""
     if fits(text) or level == len(SLIDE_BREAKS):
         return [text]
     lines, line = [], ""
@@ -314,7 +314,7 @@ def figure_view(res: Result, state: dict, lang: str = "en") -> dict:
 
 
 strings({
-    # The explorers' title (the browser tab; render/teach.js retitles the document when the language changes).
+    # The explorers' title (the browser tab; static/teach_models.js retitles the document when the language changes).
     "page.title": ("pipeviz: pipeline bubbles explorer", "pipeviz：流水线气泡"),
     "field.critical": ("Critical path", "关键路径"),
     "field.projector": ("Projector", "投影模式"),
