@@ -29,7 +29,6 @@ from .errors import ConfigError
 from .metrics import Metrics, Steps
 from .order import FB, B, F, W
 from .simulate import Timeline
-from .text import strings
 
 MODES = ("bpipe",)
 
@@ -116,9 +115,3 @@ def bpipe(tl: Timeline, mt: Metrics) -> Balance:
         pairs=pairs, target=target, resident=resident, peak_chunks=after, peak_microbatches=after / chunks,
         excess_chunks=excess, transfer_chunks=2 * excess, transfers=2 * excess / chunks,
     )
-
-
-strings({
-    "balance.mode": ("unknown activation balancing '{mode}'; choose one of {valid}",
-                     "未知的激活均衡方式 '{mode}'；可选 {valid}"),
-})

@@ -19,7 +19,6 @@ from .costs import COST_MAX, COST_MIN, MAY_BE_ZERO, Costs
 from .encoder import PLACES, Encoder
 from .errors import ConfigError, DeadlockError, PipevizError
 from .order import PLACEMENTS
-from .text import strings
 
 EXIT_USAGE = 2
 MAX_TEXT_WIDTH = 10_000  # columns of `show`'s text timeline
@@ -426,11 +425,3 @@ def _write(text: str, path: str | None) -> None:
             f.write(text)
     except OSError as e:
         raise OSError(f"cannot write {path}: {e.strerror or e}") from None
-
-
-strings({
-    "cli.model_needed": ("{flags} describe a model: give --model (a preset, or custom)",
-                         "{flags} 描述的是模型：请给出 --model（预设之一，或 custom）"),
-    "cli.custom_needs": ("--model custom needs {fields} (--layers, --hidden, --heads, --vocab)",
-                         "--model custom 需要 {fields}（--layers、--hidden、--heads、--vocab）"),
-})

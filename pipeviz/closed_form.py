@@ -15,7 +15,7 @@ from fractions import Fraction
 import numpy as np
 
 from .costs import Costs
-from .text import Msg, msg, strings
+from .text import Msg, msg
 
 
 @dataclass(frozen=True, eq=False)
@@ -100,15 +100,3 @@ def fill_drain(P: int, m: int, V: int, costs: Costs, peak: np.ndarray, order_cav
         peak_awaiting_w=None,
         p2p_per_microbatch=2 * (V * P - 1) if P > 1 else 0,
     )
-
-
-strings({
-    "cf.comm": (
-        "comm = {comm} adds latency at every cross-rank hop of the fill and drain, which the closed form leaves out",
-        "comm = {comm} 在灌满和排空的每一次跨 rank 传递上都加了延迟，闭式公式没有算这部分",
-    ),
-    "cf.uniform": (
-        "the closed form is derived at t_f = t_b = t_w (here {tf}, {tb}, {tw}); other costs shift where W's fit",
-        "闭式公式是在 t_f = t_b = t_w 时推出的（这里是 {tf}、{tb}、{tw}）；别的开销会改变 W 能填进哪里",
-    ),
-})

@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING
 from .costs import Costs
 from .errors import ConfigError
 from .stages import check_weights
-from .text import strings
 
 if TYPE_CHECKING:
     from .encoder import Encoder
@@ -60,11 +59,3 @@ class Config:
 
     def replace(self, **changes) -> Config:
         return replace(self, **changes)
-
-
-strings({
-    "config.whole": ("{name} must be a whole number, got {value}", "{name} 必须是整数，实际是 {value}"),
-    "config.low": ("{name} must be at least {low}, got {value}", "{name} 至少为 {low}，实际是 {value}"),
-    "config.encoder": ("encoder must be an Encoder(ef, eb, place, frozen) or None, got {value}",
-                       "encoder 必须是 Encoder(ef, eb, place, frozen) 或 None，实际是 {value}"),
-})

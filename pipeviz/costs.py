@@ -16,7 +16,6 @@ import math
 from dataclasses import dataclass
 
 from .errors import ConfigError
-from .text import strings
 
 COST_MIN = 1e-6
 COST_MAX = 1e6
@@ -73,18 +72,3 @@ class Costs:
 
 
 DEFAULT_COSTS = Costs()
-
-strings({
-    "cost.number": (
-        "{name} must be a number between {low} and {high}, got {value}",
-        "{name} 必须是 {low} 到 {high} 之间的数，实际是 {value}",
-    ),
-    "cost.range": (
-        "{name} must be between {low} and {high}, got {value}",
-        "{name} 必须在 {low} 到 {high} 之间，实际是 {value}",
-    ),
-    "cost.range0": (
-        "{name} must be 0 or between {low} and {high}, got {value}",
-        "{name} 必须是 0，或在 {low} 到 {high} 之间，实际是 {value}",
-    ),
-})

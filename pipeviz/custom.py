@@ -30,7 +30,6 @@ from .metrics import measure
 from .order import KIND_CODES, PLACEMENTS, Order, order_from_ranks, parse_order
 from .schedule import Schedule
 from .simulate import Timeline, dependencies, describe_op, op_durations, simulate
-from .text import strings
 
 CUSTOM = "custom"  # the schedule name an order of one's own is shown and exported under
 MAX_TEXT = 64_000_000  # characters: about ten times the text of the largest order pipeviz times
@@ -247,41 +246,3 @@ def _stuck(order: Order, costs: Costs, e: DeadlockError) -> Stuck:
         kind=order.kind[ops].astype(np.int64),
         stage=order.stage[ops],
     )
-
-
-strings({
-    "sched.custom.title": ("Your order", "你的顺序"),
-    "sched.custom.summary": ("an order you pasted or edited", "你粘贴或修改的顺序"),
-    "order.json": (
-        "the text starts like JSON ({ or [) but does not read as JSON: paste the export whole, or write the order "
-        "one line per rank",
-        "这段文字以 JSON 的样子开头（{ 或 [），却读不成 JSON：请完整粘贴导出的内容，或者每个 rank 写一行",
-    ),
-    "order.json_deep": ("the JSON nests deeper than {depth} levels; the export nests 4",
-                        "这段 JSON 嵌套超过 {depth} 层；导出的内容只有 4 层"),
-    "order.json_ops": (
-        "the JSON holds no ops: give the export's object (with \"ops\") or its list of ops",
-        "JSON 里没有操作：请给出导出的对象（含 \"ops\"）或其中的操作列表",
-    ),
-    "order.json_op": ("op {n} of the JSON is not an object with rank, kind, mb and stage",
-                      "JSON 的第 {n} 个操作不是含 rank、kind、mb 和 stage 的对象"),
-    "order.json_number": ("op {n} of the JSON: {key} must be a whole number from 0 to {max}",
-                          "JSON 的第 {n} 个操作：{key} 必须是 0 到 {max} 之间的整数"),
-    "order.json_kind": ("op {n} of the JSON: its kind must be one of F, B, W, F&B, EF, EB",
-                        "JSON 的第 {n} 个操作：kind 必须是 F、B、W、F&B、EF、EB 之一"),
-    "order.json_pair": (
-        "op {n} of the JSON is an F&B: its parts must be its F then its B, each with mb and stage",
-        "JSON 的第 {n} 个操作是 F&B：它的 parts 必须依次是 F 和 B，各有 mb 和 stage",
-    ),
-    "order.json_empty_rank": (
-        "rank {rank} has no ops in the JSON; every rank holds stages, so every rank needs its ops",
-        "JSON 里 rank {rank} 没有操作；每个 rank 都放着段，所以每个 rank 都要有操作",
-    ),
-    "order.wrong_placement": (
-        "{op} is on rank {rank}, but with placement {placement} stage {stage} lives on rank {home}; "
-        "every op of this order fits placement {other}: choose it",
-        "{op} 在 rank {rank} 上，但按 {placement} 放置，第 {stage} 段在 rank {home} 上；"
-        "这个顺序的每个操作都符合 {other} 放置：请选它",
-    ),
-    "order.json_ranks": ("the order has {ranks} ranks but P = {P}", "这个顺序有 {ranks} 个 rank，但 P = {P}"),
-})

@@ -53,7 +53,7 @@ from .costs import check_cost
 from .errors import ConfigError
 from .order import EB, EF, FB, B, F, I, Order
 from .simulate import Timeline, op_durations, simulate
-from .text import msg, strings
+from .text import msg
 
 PLACES = ("stage0", "separate", "bubbles")
 PROLOGUE, PIPELINE, EPILOGUE = 0, 1, 2
@@ -448,12 +448,3 @@ def with_encoder(pipeline: Timeline, enc: Encoder) -> EncoderRun:
 def theory_caveat():
     """Why the closed form (the pipeline's) differs from a run with an encoder."""
     return msg("encoder.caveat")
-
-
-strings({
-    "encoder.place": ("unknown encoder placement '{place}'; choose one of {valid}",
-                      "未知的编码器放置方式 '{place}'；可选 {valid}"),
-    "encoder.frozen": ("frozen must be true or false, got {value}", "frozen 必须是 true 或 false，实际是 {value}"),
-    "encoder.caveat": ("the closed form is the pipeline's alone; the encoder's work is not in it",
-                       "闭式公式只算流水线本身，不含编码器的计算"),
-})

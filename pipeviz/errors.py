@@ -7,7 +7,7 @@ served app, the standalone page and the CLI say the same thing in either languag
 
 from __future__ import annotations
 
-from .text import Msg, strings
+from .text import Msg
 
 
 class PipevizError(ValueError):
@@ -45,12 +45,3 @@ class DeadlockError(RuntimeError):
     def text(self, lang: str = "en") -> str:
         sep = "；" if lang == "zh" else "; "
         return Msg("deadlock", dict(parts=sep.join(p.text(lang) for p in self.parts))).text(lang)
-
-
-strings({
-    "deadlock": ("deadlock: {parts}", "死锁：{parts}"),
-    "deadlock.part": (
-        "rank {rank} is stuck at {op}, which waits for {dep} on rank {dep_rank}",
-        "rank {rank} 卡在 {op}，它在等 rank {dep_rank} 上的 {dep}",
-    ),
-})

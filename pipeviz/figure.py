@@ -21,7 +21,6 @@ from pathlib import Path
 
 from .engine import Result
 from .errors import PipevizError
-from .text import strings
 from .view import columns, teach
 from .view.fields import defaults
 
@@ -186,21 +185,3 @@ def add_png_text(path: str, items: dict[str, str]) -> None:
                       for key, text in items.items())
     with open(path, "wb") as f:
         f.write(data[:header_end] + chunks + data[header_end:])
-
-
-strings({
-    "figure.format": ("cannot tell the format of {path}: name it with one of {valid}",
-                      "看不出 {path} 的格式：文件名请以 {valid} 之一结尾"),
-    "figure.width": ("--width {width} is outside {low}..{high} pixels", "--width {width} 超出了 {low}..{high} 像素"),
-    "figure.no_selenium": ("figure export needs selenium: pip install -r requirements.txt",
-                           "导出图片需要 selenium：pip install -r requirements.txt"),
-    "figure.no_browser": (
-        "figure export needs chromium and chromium-driver (Debian: apt-get install chromium chromium-driver), "
-        "or PIPEVIZ_CHROMIUM and PIPEVIZ_CHROMEDRIVER set to them",
-        "导出图片需要 chromium 和 chromium-driver（Debian：apt-get install chromium chromium-driver），"
-        "或用 PIPEVIZ_CHROMIUM 和 PIPEVIZ_CHROMEDRIVER 指明它们的位置",
-    ),
-    "figure.browser_failed": ("the headless browser did not start: {why}", "无头浏览器没能启动：{why}"),
-    "figure.empty": ("the browser exported nothing to {path}", "浏览器没有导出任何内容到 {path}"),
-    "figure.write": ("cannot write {path}: {why}", "无法写入 {path}：{why}"),
-})

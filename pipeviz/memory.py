@@ -47,7 +47,6 @@ import numpy as np
 from .errors import ConfigError
 from .metrics import Steps
 from .order import FB, B, F, I, Order, W
-from .text import strings
 
 GIB = 2**30
 MIB = 2**20
@@ -426,19 +425,3 @@ def _steps(rank, time, value, changes) -> Steps:
     last = np.ones(r.size, dtype=bool)
     last[:-1] = (r[1:] != r[:-1]) | (t[1:] != t[:-1])
     return Steps(rank=r[last], time=t[last], value=v[last])
-
-
-strings({
-    "model.whole": ("{name} must be a whole number in {low}..{high}, got {value}",
-                    "{name} 必须是 {low}..{high} 之间的整数，实际是 {value}"),
-    "model.act": ("activation mode '{value}' is not one of {valid}", "激活模式 '{value}' 不在 {valid} 之中"),
-    "model.bpp": ("bytes per parameter must be 16 or 18, got {value}", "每个参数的字节数必须是 16 或 18，实际是 {value}"),
-    "model.extra": ("{name} must be a number of layer-equivalents in 0..{high}, got {value}",
-                    "{name} 必须是 0..{high} 之间的层当量，实际是 {value}"),
-    "model.unknown": ("unknown model '{name}'; choose one of {names}", "未知的模型 '{name}'；可选 {names}"),
-    "model.few_layers": (
-        "L = {L} layers cannot be split over S = {S} stages (every stage needs a layer); use L >= {S}, "
-        "or fewer stages",
-        "L = {L} 层分不到 S = {S} 段上（每段至少一层）；请用 L >= {S}，或减少段数",
-    ),
-})

@@ -33,7 +33,6 @@ import numpy as np
 
 from .config import MAX_OPS
 from .errors import OrderError
-from .text import strings
 
 F, B, I, W, FB, EF, EB = range(7)  # noqa: E741 (I is PyTorch's name for the input-gradient backward)
 KIND_NAMES = ("F", "B", "I", "W", "F&B", "EF", "EB")
@@ -372,33 +371,3 @@ def _pack(parts, phases, P, keep_below):  # pragma: no cover (compiled)
             nxt[rank[i]] = j + 1
             o_kind[j], o_mb[j], o_stage[j], o_mb2[j], o_stage2[j] = kind[i], mb[i], stage[i], mb2[i], stage2[i]
     return o_kind, o_mb, o_stage, o_mb2, o_stage2, rank_ptr
-
-
-strings({
-    "order.kind": ("unknown op kind '{kind}'; valid kinds: {valid}", "未知的操作类型 '{kind}'；可用类型：{valid}"),
-    "order.token": (
-        "line {line}: '{token}' is not an op; write stage, kind and micro-batch with kind F, B, I or W "
-        "(e.g. 2F0, 5I3), an overlapped pair as 0F3&5B1, or an encoder op as EF3 / EB3",
-        "第 {line} 行：'{token}' 不是一个操作；依次写段号、类型和微批次号，类型为 F、B、I 或 W"
-        "（如 2F0、5I3），重叠的一对写作 0F3&5B1，编码器操作写作 EF3 / EB3",
-    ),
-    "order.placement": (
-        "unknown placement '{placement}'; choose one of {valid}",
-        "未知的放置方式 '{placement}'；可选 {valid}",
-    ),
-    "order.empty": ("the order has no ops; write one line per rank", "这个顺序里没有操作；每个 rank 写一行"),
-    "order.too_big": (
-        "the order names micro-batches 0..{last_mb} on stages 0..{last_stage}: each needs a forward and a "
-        "backward, {n} ops, more than the {max} pipeviz times quickly",
-        "这个顺序用到了微批次 0..{last_mb} 和段 0..{last_stage}：每一对都要一次前向和一次反向，共 {n} 个操作，"
-        "超过了 pipeviz 能快速计算的 {max} 个",
-    ),
-    "order.too_many": (
-        "the order has {n} ops, more than the {max} pipeviz times quickly",
-        "这个顺序有 {n} 个操作，超过了 pipeviz 能快速计算的 {max} 个",
-    ),
-    "order.lines": (
-        "the order has {lines} lines but P = {P}; write one line per rank",
-        "这个顺序有 {lines} 行，但 P = {P}；每个 rank 写一行",
-    ),
-})

@@ -426,11 +426,3 @@ def build(cfg: Config, lang: str = "en") -> str:
 
     run(cfg)  # the same checks and messages as everywhere else
     return document_html(cfg, lang, scripts())
-
-
-text.strings({
-    "page.G": ("the explorer shows the group size Megatron-core would pick, so -G {G} cannot be honoured; "
-               "leave out -G, or use show or export to time another group size",
-               "浏览界面显示 Megatron-core 会选的组大小，无法使用 -G {G}；请去掉 -G，或用 show / export 计算其他组大小"),
-    "page.range": ("{key}={value} is outside the explorer's range {valid}", "{key}={value} 超出了浏览器界面的范围 {valid}"),
-})

@@ -15,7 +15,6 @@ from .config import MAX_OPS, Config
 from .errors import ConfigError
 from .schedule import Schedule
 from .stages import check_length
-from .text import strings
 
 __all__ = ["NAMES", "SCHEDULES", "Schedule", "check", "get"]
 
@@ -63,32 +62,3 @@ def check(cfg: Config) -> Schedule:
     if spec.check:
         spec.check(cfg)
     return spec
-
-
-strings({
-    "schedule.unknown": ("unknown schedule '{name}'; choose one of {names}", "未知的调度 '{name}'；可选 {names}"),
-    "schedule.fixed_v1": (
-        "{name} runs one model chunk per rank, so V must be 1 (got V={V}); for V > 1 choose interleaved",
-        "{name} 每个 rank 只放一个模型块，所以 V 必须是 1（实际 V={V}）；V > 1 请选 interleaved",
-    ),
-    "schedule.fixed_v": (
-        "{name} places exactly {fixed} chunks per rank in a V, so V must be {fixed} (got V={V})",
-        "{name} 每个 rank 按 V 形放 {fixed} 个模型块，所以 V 必须是 {fixed}（实际 V={V}）",
-    ),
-    "schedule.no_G": (
-        "the group size G only applies to interleaved, not {name}; leave G unset",
-        "分组大小 G 只用于 interleaved，不用于 {name}；请不要设置 G",
-    ),
-    "schedule.too_big": (
-        "{name} with P={P}, m={m}, V={V} has {n} ops, more than the {max} pipeviz times quickly; "
-        "use m <= {m_max} at this P and V",
-        "{name} 在 P={P}、m={m}、V={V} 时有 {n} 个操作，超过了 pipeviz 能快速计算的 {max} 个；"
-        "在这个 P 和 V 下请用 m <= {m_max}",
-    ),
-    "schedule.too_big_P": (
-        "{name} with P={P}, V={V} has {n} ops for a single micro-batch, more than the {max} pipeviz "
-        "times quickly; use a smaller P or V",
-        "{name} 在 P={P}、V={V} 时单个微批次就有 {n} 个操作，超过了 pipeviz 能快速计算的 {max} 个；"
-        "请减小 P 或 V",
-    ),
-})

@@ -27,7 +27,6 @@ import numpy as np
 from .costs import Costs
 from .errors import ConfigError, DeadlockError, OrderError
 from .order import EB, EF, FB, KIND_NAMES, B, F, I, Order, W, check_size
-from .text import strings
 
 N_KINDS = len(KIND_NAMES)
 
@@ -475,34 +474,3 @@ def _deadlock(order: Order, deps: Deps, nxt: np.ndarray, stuck: np.ndarray, star
         d = waits[0]
         blocked.append((r, i, describe_op(order, i), d, describe_op(order, d), int(rank[d])))
     return DeadlockError(blocked, timed=timed, start=np.where(timed, start, np.nan), end=np.where(timed, end, np.nan))
-
-
-strings({
-    "order.rank_ptr": ("rank_ptr must run from 0 to {n} over {P} ranks", "rank_ptr 必须在 {P} 个 rank 上从 0 走到 {n}"),
-    "order.stage_to_rank": ("stage_to_rank must map each stage to a rank in 0..{last}",
-                            "stage_to_rank 必须把每个段映射到 0..{last} 中的一个 rank"),
-    "order.range": (
-        "{op} on rank {rank} is out of range: micro-batches are 0..{last_mb} and stages 0..{last_stage}",
-        "rank {rank} 上的 {op} 超出范围：微批次为 0..{last_mb}，段为 0..{last_stage}",
-    ),
-    "order.wrong_rank": (
-        "{op} is on rank {rank}, but stage {stage} lives on rank {home}",
-        "{op} 在 rank {rank} 上，但第 {stage} 段在 rank {home} 上",
-    ),
-    "order.missing_f": (
-        "{op} is missing: every micro-batch needs a forward on every stage (here mb {mb}, stage {stage})",
-        "缺少 {op}：每个微批次在每一段都要有一次前向（这里是微批次 {mb}，第 {stage} 段）",
-    ),
-    "order.missing_b": (
-        "the backward of mb {mb} on stage {stage} is missing: write {op}, or I then W, or an F&B pair holding it",
-        "缺少微批次 {mb} 在第 {stage} 段的反向：写 {op}，或先 I 再 W，或放进一个 F&B 对",
-    ),
-    "order.twice": ("{op} appears {n} times; every op must appear exactly once", "{op} 出现了 {n} 次；每个操作只能出现一次"),
-    "order.missing_w": ("{op} is missing: {i_op} splits the backward, so its W must follow",
-                        "缺少 {op}：{i_op} 拆分了反向，所以必须有对应的 W"),
-    "order.stray_w": ("{op} has no {i_op} before it: a W follows the I of a split backward",
-                      "{op} 之前没有 {i_op}：W 只能跟在拆分反向的 I 之后"),
-    "order.encoder_missing": ("{op} is missing: encoder ops come once per micro-batch, or not at all",
-                              "缺少 {op}：编码器操作要么每个微批次一次，要么都没有"),
-    "order.segment": ("segment must give one segment per op ({n})", "segment 必须为每个操作（共 {n} 个）给出所在阶段"),
-})

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from .errors import ConfigError
-from .text import Msg, msg, strings
+from .text import Msg, msg
 
 WEIGHT_MIN = 0.001
 WEIGHT_MAX = 1000.0
@@ -91,28 +91,3 @@ def with_caveat(theory, weights: Sequence[float] | None):
     if theory.caveat is not None:
         caveat = msg("cf.and", first=caveat, second=theory.caveat)
     return replace(theory, caveat=caveat, bubble_exact=False, steady_exact=False)
-
-
-strings({
-    "weights.type": ("stage weights must be a list of numbers, got {value}", "段权重必须是一列数，实际是 {value}"),
-    "weights.empty": ("stage weights: give one number per stage, or none for equal stages",
-                      "段权重：每段给一个数，或者不填表示各段相同"),
-    "weights.range": (
-        "stage weight {stage} must be a number between {low} and {high}, got {value}",
-        "第 {stage} 段的权重必须是 {low} 到 {high} 之间的数，实际是 {value}",
-    ),
-    "weights.parse": (
-        "stage weights: '{token}' is not a number; write one positive number per stage, e.g. 1.3, 1, 1, 1.2",
-        "段权重：'{token}' 不是数；每段写一个正数，例如 1.3, 1, 1, 1.2",
-    ),
-    "weights.length": (
-        "{n} stage weights were given, but {name} here has {S} stages; give {S} weights, one per stage",
-        "给了 {n} 个段权重，但这里 {name} 有 {S} 段；请给 {S} 个权重，每段一个",
-    ),
-    "cf.weights": (
-        "the stages cost different amounts (weights {weights}, from {low} to {high}); the closed form assumes "
-        "equal stages, so the slowest stage sets the pace and the simulation differs",
-        "各段开销不同（权重 {weights}，从 {low} 到 {high}）；闭式公式假设各段相同，最慢的段决定节奏，所以模拟值不同",
-    ),
-    "cf.and": ("{first}; and {second}", "{first}；另外，{second}"),
-})

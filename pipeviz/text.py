@@ -1,10 +1,10 @@
 """Every word pipeviz shows, in English and Chinese (简体), and the one way to fill them in.
 
-Each module that shows words registers them here with `strings({...})`: key ->
-(English, Chinese). A string is a template with `{name}` slots; `fill` puts the
-arguments in. The standalone page receives this table as data and fills templates
-with the twin of `fill` in static/text.js, so a message is written once and both
-explorers say the same thing. Messages travel as a `Msg` (key and arguments), so
+The words are one table of data, key -> (English, Chinese), in `pipeviz.words`. A
+string is a template with `{name}` slots; `fill` puts the arguments in. The
+standalone page receives this table as data and fills templates with the twin of
+`fill` in static/text.js, so a message is written once and both explorers say the
+same thing. Messages travel as a `Msg` (key and arguments), so
 tests compare what was meant, not how a number was spelled.
 
 Argument formatting is fixed and small, so that JavaScript can do exactly the same:
@@ -16,28 +16,15 @@ with ", ", anything else as str().
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from html import escape
 
+from .words import TABLE as _TABLE
+
 LANGS = ("en", "zh")
 
-_TABLE: dict[str, tuple[str, str]] = {}
 _SLOT = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
-
-
-def strings(table: Mapping[str, tuple[str, str]]) -> None:
-    """Register strings. A key may be registered once; both languages are required
-    and must use the same slots, so neither language can drop an argument."""
-    for key, pair in table.items():
-        if key in _TABLE and _TABLE[key] != tuple(pair):
-            raise ValueError(f"string {key!r} is registered twice with different text")
-        en, zh = pair
-        if not en or not zh:
-            raise ValueError(f"string {key!r} needs both English and Chinese")
-        if set(_SLOT.findall(en)) != set(_SLOT.findall(zh)):
-            raise ValueError(f"string {key!r}: English and Chinese use different slots")
-        _TABLE[key] = (en, zh)
 
 
 def table() -> dict[str, tuple[str, str]]:

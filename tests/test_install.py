@@ -58,3 +58,13 @@ def test_a_missing_static_file_is_a_read_error(installed, tmp_path):
     assert not (tmp_path / "x.html").exists()
 
 
+
+
+def test_pyproject_lists_every_package():
+    """pyproject.toml lists the packages by hand (static/ is mapped to pipeviz.static), so
+    a new package folder must be added there or `pip install .` leaves it out."""
+    import tomllib
+
+    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["packages"])
+    tree = {".".join(p.parent.relative_to(ROOT).parts) for p in (ROOT / "pipeviz").rglob("__init__.py")}
+    assert listed == tree | {"pipeviz.static"}

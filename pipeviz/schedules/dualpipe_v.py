@@ -41,7 +41,7 @@ from ..config import Config
 from ..errors import ConfigError
 from ..order import FB, B, F, I, Order, OrderBuilder, W, v_placement
 from ..schedule import Schedule
-from ..text import msg, strings
+from ..text import msg
 
 
 def check(cfg: Config) -> None:
@@ -202,33 +202,3 @@ ENTRY = Schedule(
     name="dualpipe-v", position=70, placement="v", fixed_V=2, ops_per_chunk=3,
     generate=generate, closed_form=closed_form, check=check,
 )
-
-strings({
-    "sched.dualpipe-v.title": ("DualPipe-V", "DualPipe-V"),
-    "sched.dualpipe-v.summary": (
-        "DeepSeek's V: overlapped forward & backward pairs, 2P+1 chunks in flight on every rank",
-        "DeepSeek 的 V 形调度：前向与反向成对重叠，每个 rank 攒 2P+1 块激活",
-    ),
-    "dualpipe-v.deepseek": ("DeepSeek's bubble", "DeepSeek 给出的气泡"),
-    "dualpipe-v.f_ne_b": (
-        "DeepSeek's count takes a forward to cost what an input-gradient backward costs (t_f = t_b; here "
-        "{tf} and {tb}): otherwise the fill and the drain wait a different time; it holds for t_f = t_b",
-        "DeepSeek 的算法默认前向与对输入的反向一样长（t_f = t_b；这里是 {tf} 和 {tb}）：否则灌满与排空的等待不同；"
-        "在 t_f = t_b 时成立",
-    ),
-    "dualpipe-v.big_w": (
-        "t_w = {tw} is more than t_f = t_b = {tf}: a W of step 3 no longer fits in the wait it fills; "
-        "DeepSeek's bubble holds for t_w <= t_f",
-        "t_w = {tw} 大于 t_f = t_b = {tf}：第 3 步的 W 塞不进它要填的等待；DeepSeek 的气泡在 t_w <= t_f 时成立",
-    ),
-    "dualpipe-v.fast_fb": (
-        "t_fb = {tfb} is less than t_f + t_w = {least}: the overlapped pairs finish before their "
-        "neighbours can feed them, so ranks wait inside the steady state; DeepSeek's bubble holds for t_fb >= t_f + t_w",
-        "t_fb = {tfb} 小于 t_f + t_w = {least}：重叠的前向与反向做完时，相邻 rank 还喂不上，所以稳态里也在等；"
-        "DeepSeek 的气泡在 t_fb >= t_f + t_w 时成立",
-    ),
-    "dualpipe-v.m_below_2P": (
-        "DualPipe-V needs m >= 2P micro-batches (DeepSeek's rule): with P = {P}, use m >= {need} (got m = {m})",
-        "DualPipe-V 需要 m >= 2P 个微批次（DeepSeek 的规定）：P = {P} 时请用 m >= {need}（实际 m = {m}）",
-    ),
-})

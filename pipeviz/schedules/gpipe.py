@@ -8,7 +8,6 @@ from ..closed_form import ClosedForm, fill_drain
 from ..config import Config
 from ..order import B, F, Order, OrderBuilder, loop_placement
 from ..schedule import Schedule
-from ..text import strings
 
 
 def generate(cfg: Config) -> Order:
@@ -30,11 +29,3 @@ ENTRY = Schedule(
     name="gpipe", position=10, placement="loop", fixed_V=1, ops_per_chunk=2,
     generate=generate, closed_form=closed_form,
 )
-
-strings({
-    "sched.gpipe.title": ("GPipe", "GPipe"),
-    "sched.gpipe.summary": (
-        "all forwards, then all backwards: every rank holds all m activations",
-        "先做完全部前向，再做全部反向：每个 rank 都要攒着全部 m 份激活",
-    ),
-})

@@ -21,7 +21,6 @@ from ..config import Config
 from ..errors import ConfigError
 from ..order import B, F, Order, OrderBuilder, loop_placement
 from ..schedule import Schedule
-from ..text import strings
 from . import one_f_one_b
 
 
@@ -109,27 +108,3 @@ ENTRY = Schedule(
     name="interleaved", position=30, placement="loop", fixed_V=None, ops_per_chunk=2,
     generate=generate, closed_form=closed_form, check=check, takes_G=True,
 )
-
-strings({
-    "sched.interleaved.title": ("Interleaved 1F1B", "Interleaved 1F1B"),
-    "sched.interleaved.summary": (
-        "V chunks per rank (Megatron's order): the fill shrinks V-fold, warm-up memory grows",
-        "每个 rank 放 V 个虚拟段（Megatron 的顺序）：灌满时间缩到 1/V，warmup 攒的激活变多",
-    ),
-    "interleaved.m_below_P": (
-        "Megatron's interleaved order needs at least P micro-batches (its group size G must satisfy "
-        "P <= G <= m); here m={m} < P={P}: use m >= {P}, or V = 1",
-        "Megatron 的 interleaved 顺序至少要 P 个微批次（分组大小 G 须满足 P <= G <= m）；"
-        "这里 m={m} < P={P}：请用 m >= {P}，或 V = 1",
-    ),
-    "interleaved.G_range": (
-        "interleaved group size G must satisfy P <= G <= m, here {P} <= G <= {m}; got G={G}",
-        "interleaved 的分组大小 G 须满足 P <= G <= m，这里是 {P} <= G <= {m}；实际 G={G}",
-    ),
-    "interleaved.G_last": (
-        "interleaved G={G} leaves a last group of {rest} micro-batches, fewer than P={P} "
-        "(Megatron-core rejects it); use a G that divides m={m} or leaves at least {P}",
-        "interleaved 的 G={G} 会留下只有 {rest} 个微批次的最后一组，少于 P={P}（Megatron-core 不接受）；"
-        "请用能整除 m={m} 的 G，或让最后一组至少有 {P} 个",
-    ),
-})

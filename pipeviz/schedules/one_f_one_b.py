@@ -12,7 +12,6 @@ from ..closed_form import ClosedForm, fill_drain
 from ..config import Config
 from ..order import B, F, Order, OrderBuilder, loop_placement
 from ..schedule import Schedule
-from ..text import strings
 
 
 def warmup(P: int, m: int, r: np.ndarray | int):
@@ -45,11 +44,3 @@ ENTRY = Schedule(
     name="1f1b", position=20, placement="loop", fixed_V=1, ops_per_chunk=2,
     generate=generate, closed_form=closed_form,
 )
-
-strings({
-    "sched.1f1b.title": ("1F1B", "1F1B"),
-    "sched.1f1b.summary": (
-        "warm-up, then one forward and one backward: at most P-r activations on rank r",
-        "先 warmup，之后一个前向接一个反向：rank r 最多攒 P-r 份激活",
-    ),
-})

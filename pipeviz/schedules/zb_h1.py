@@ -13,7 +13,7 @@ from ..closed_form import ClosedForm, comm_caveat, cost_fractions, idle_fraction
 from ..config import Config
 from ..order import F, I, Order, OrderBuilder, W, loop_placement
 from ..schedule import Schedule
-from ..text import msg, strings
+from ..text import msg
 from . import one_f_one_b
 
 
@@ -71,22 +71,3 @@ ENTRY = Schedule(
     name="zb-h1", position=40, placement="loop", fixed_V=1, ops_per_chunk=3,
     generate=generate, closed_form=closed_form,
 )
-
-strings({
-    "sched.zb-h1.title": ("ZB-H1", "ZB-H1"),
-    "sched.zb-h1.summary": (
-        "1F1B with W split off the backward: W's fill the drain at 1F1B's memory",
-        "1F1B 把 W 从反向里拆出来：W 填进排空阶段，显存与 1F1B 相同",
-    ),
-    "zb-h1.few_m": (
-        "with m = {m} < P = {P} the steady state never starts, so too few W's are pending to fill "
-        "the drain; the closed form holds for m >= P",
-        "m = {m} < P = {P} 时进不了稳态，攒下的 W 太少，填不满排空阶段；闭式公式在 m >= P 时成立",
-    ),
-    "zb-h1.big_w": (
-        "t_w = {tw} is more than t_f = {tf} or t_b = {tb}: a W no longer fits in the wait it fills, "
-        "so the W's push the cool-down out; the closed form holds for t_w <= min(t_f, t_b)",
-        "t_w = {tw} 大于 t_f = {tf} 或 t_b = {tb}：一个 W 塞不进它要填的等待，W 会把收尾推后；"
-        "闭式公式在 t_w <= min(t_f, t_b) 时成立",
-    ),
-})

@@ -27,7 +27,7 @@ from ..closed_form import ClosedForm, cost_fractions, idle_fraction, uniform_cav
 from ..config import Config
 from ..order import F, I, Order, OrderBuilder, W, loop_placement
 from ..schedule import Schedule
-from ..text import msg, strings
+from ..text import msg
 
 IDLE = -1
 
@@ -118,19 +118,3 @@ ENTRY = Schedule(
     name="zb-h2", position=50, placement="loop", fixed_V=1, ops_per_chunk=3,
     generate=generate, closed_form=closed_form,
 )
-
-strings({
-    "sched.zb-h2.title": ("ZB-H2", "ZB-H2"),
-    "sched.zb-h2.summary": (
-        "up to 2P-1 micro-batches in flight: W's fill warm-up and drain, zero steady bubble",
-        "最多 2P-1 份在途激活：W 填满 warmup 和排空，稳态气泡为零",
-    ),
-    "zb-h2.few_m": (
-        "with m = {m} < P = {P} the pipeline never fills; the closed form holds for m >= P",
-        "m = {m} < P = {P} 时流水线灌不满；闭式公式在 m >= P 时成立",
-    ),
-    "zb-h2.few_steady": (
-        "m = {m} < 2P-1 = {cap}: too few micro-batches to keep 2P-1 in flight",
-        "m = {m} < 2P-1 = {cap}：微批次太少，攒不满 2P-1 份在途激活",
-    ),
-})

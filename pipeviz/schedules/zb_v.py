@@ -20,7 +20,7 @@ from ..closed_form import ClosedForm, cost_fractions, idle_fraction, uniform_cav
 from ..config import Config
 from ..order import F, I, Order, OrderBuilder, W, v_placement
 from ..schedule import Schedule
-from ..text import msg, strings
+from ..text import msg
 
 
 def generate(cfg: Config) -> Order:
@@ -91,15 +91,3 @@ ENTRY = Schedule(
     name="zb-v", position=60, placement="v", fixed_V=2, ops_per_chunk=3,
     generate=generate, closed_form=closed_form,
 )
-
-strings({
-    "sched.zb-v.title": ("ZB-V", "ZB-V"),
-    "sched.zb-v.summary": (
-        "two chunks per rank in a V: about zero bubble at about P micro-batches on every rank",
-        "每个 rank 按 V 形放两个块：气泡约为零，每个 rank 约攒 P 份激活",
-    ),
-    "zb-v.few_m": (
-        "m = {m} < 2P-1 = {need} micro-batches cannot fill the V; the lower bound is met for m >= 2P-1",
-        "m = {m} < 2P-1 = {need} 个微批次填不满这个 V；m >= 2P-1 时才能达到下界",
-    ),
-})

@@ -18,14 +18,8 @@ import numpy as np
 
 from ..engine import Result
 from ..order import EB, EF, FB, B
-from ..text import fill, strings, template
-from . import (
-    fields,  # noqa: F401  (registers the strings of the unit's choices, which props() reads)
-    glance,
-    lod,
-    memory_view,
-    own_order,
-)
+from ..text import fill, template
+from . import glance, lod, memory_view, own_order
 from .palette import DISPLAY_KIND, KIND_COLORS, MAX_CHUNKS, chunk_palette, label_palette
 
 ROW = 0.38  # half the height of a rank's row of boxes, in rank units
@@ -329,42 +323,3 @@ def over_time_lines(lines: dict, plot_px: float, window: tuple[float, float]) ->
     """The over-time lines drawn for the visible window (view/lod.py's `thin`): the
     `lines` of `figure_view`, each line's vertices kept where they show."""
     return {name: lod.thin_lines(lines[name], window[0], window[1], plot_px) for name in LINES}
-
-
-strings({
-    "title.timeline": ("Timeline (hatched: idle)", "时间线（斜线阴影：气泡）"),
-    "title.inflight": ("Peak in-flight activations", "在途激活峰值"),
-    "title.over_time": ("In-flight activations over time", "在途激活随时间变化"),
-    "axis.time": ("time", "时间"),
-    "axis.rank": ("rank", "rank"),
-    "axis.peak": ("peak in flight ({unit})", "在途激活峰值（{unit}）"),
-    "axis.peak_resident": ("peak resident ({unit})", "留在本卡的峰值（{unit}）"),
-    "axis.inflight": ("in flight", "在途激活"),
-    "axis.inflight_chunks": ("in flight (chunks)", "在途激活（块）"),
-    "kind.F": ("forward", "前向"),
-    "kind.B": ("backward", "反向"),
-    "kind.I": ("backward (input gradient)", "反向（对输入的梯度）"),
-    "kind.W": ("weight gradient (W)", "对权重的梯度（W）"),
-    "kind.FB": ("overlapped forward & backward", "重叠的前向与反向"),
-    "kind.EF": ("encoder forward", "编码器前向"),
-    "kind.EB": ("encoder backward", "编码器反向"),
-    "hover.op": ("op", "操作"),
-    "hover.mb": ("mb", "微批次"),
-    "hover.stage": ("stage", "段"),
-    "hover.chunk": ("chunk", "块"),
-    "hover.count": ("ops in this box (zoom in for each)", "此框内的操作数（放大可逐个查看）"),
-    "hover.idle": ("idle", "空闲"),
-    "hover.why": ("why", "原因"),
-    "hover.peak": ("peak", "峰值"),
-    "key.awaiting_b": ("awaiting B", "等待 B"),
-    "key.awaiting_w": ("awaiting W only", "只等 W"),
-    "key.in_flight": ("in flight", "在途"),
-    "key.closed_form": ("closed form", "闭式公式"),
-    "key.before": ("in flight before balancing", "均衡前的在途激活"),
-    "key.resident": ("resident after balancing", "均衡后留在本卡的激活"),
-    "title.resident": ("Peak resident, balanced (BPipe)", "均衡后（BPipe）的激活峰值"),
-    "title.resident_over_time": (
-        "Resident activations over time, balanced (solid; dashed: in flight before; dark = rank 0)",
-        "均衡后留在本卡的激活随时间变化（实线；虚线是均衡前的在途激活；最深的是 rank 0）",
-    ),
-})

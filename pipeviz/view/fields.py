@@ -23,7 +23,7 @@ from urllib.parse import parse_qsl, quote
 from ..costs import COST_MIN
 from ..encoder import PLACES as ENCODER_PLACES
 from ..registry import NAMES
-from ..text import Msg, msg, strings
+from ..text import Msg, msg
 
 MAX_RAW = 40  # longer URL values are not read (and are shown cut to this length)
 
@@ -231,70 +231,3 @@ def _fmt(x) -> str:
 def encode(state: dict) -> str:
     """'schedule=1f1b&P=4&...': every URL field, in FIELDS' order, numbers written shortest."""
     return "&".join(f"{k}={quote(_fmt(state[k]), safe='-.,')}" for k in url_keys() if k in state)
-
-
-strings({
-    "url.unknown": ("URL: ignored unknown parameter '{key}'; known: {known}",
-                    "URL：忽略了未知参数 '{key}'；可用的有：{known}"),
-    "url.choice": ("URL: {key}='{value}' is not one of {valid}; ignored", "URL：{key}='{value}' 不在 {valid} 之中；已忽略"),
-    "url.not_whole": ("URL: {key}='{value}' is not a whole number in {valid}; ignored",
-                      "URL：{key}='{value}' 不是 {valid} 之间的整数；已忽略"),
-    "url.not_number": ("URL: {key}='{value}' is not a number in {valid}; ignored",
-                       "URL：{key}='{value}' 不是 {valid} 之间的数；已忽略"),
-    "url.clamped": ("URL: {key}={value} is outside {valid}; clamped to {to}",
-                    "URL：{key}={value} 超出了 {valid}；已改为 {to}"),
-    "url.too_long": ("URL: the value of {key} ('{value}') is longer than {n} characters; ignored",
-                     "URL：{key} 的值（'{value}'）超过 {n} 个字符；已忽略"),
-})
-
-strings({
-    "field.schedule": ("Schedule", "调度"),
-    "field.P": ("P (ranks)", "P（rank 数）"),
-    "field.m": ("m (micro-batches)", "m（微批次数）"),
-    "field.V": ("V (chunks per rank)", "V（每个 rank 的虚拟段数）"),
-    "field.tf": ("t_f (forward)", "t_f（前向）"),
-    "field.tb": ("t_b (backward: input gradient)", "t_b（反向：对输入的梯度）"),
-    "field.tw": ("t_w (backward: weight gradient)", "t_w（反向：对权重的梯度）"),
-    "field.comm": ("comm (latency per hop)", "comm（每跳延迟）"),
-    "field.tfb": ("t_fb (overlapped F&B; 0: t_f+t_b+t_w)", "t_fb（重叠的前向与反向；0 即 t_f+t_b+t_w）"),
-    "field.unit": ("In-flight bars in", "在途激活的单位"),
-    "field.lang": ("Language", "语言"),
-    "field.encoder": ("Encoder (independent work, e.g. a vision tower)", "编码器（独立的计算，比如视觉编码器）"),
-    "field.ef": ("e_f (encoder forward per micro-batch)", "e_f（每个微批次的编码器前向）"),
-    "field.eb": ("e_b (encoder backward per micro-batch)", "e_b（每个微批次的编码器反向）"),
-    "field.frozen": ("frozen encoder (no backward)", "冻结编码器（没有反向）"),
-    "field.balance": ("Balance activations (pair rank r with rank P-1-r)", "均衡在途激活（rank r 与 rank P-1-r 配对）"),
-    "choice.encoder.none": ("none", "无"),
-    "choice.encoder.stage0": ("part of stage 0", "并入第 0 段"),
-    "choice.encoder.separate": ("separate: before and after the pipeline", "单独跑：流水线之前和之后"),
-    "choice.encoder.bubbles": ("in the bubbles", "塞进气泡"),
-    "preset.encoder": ("Fill the bubbles: an encoder beside 1F1B", "填气泡：1F1B 旁边的编码器"),
-    "preset.bpipe": ("Flatten the staircase: BPipe, P=8", "压平阶梯：BPipe，P=8"),
-    "choice.unit.micro-batches": ("micro-batches", "微批次"),
-    "choice.unit.chunks": ("chunks", "块"),
-    "choice.lang.en": ("English", "English"),
-    "choice.lang.zh": ("中文", "中文"),
-    "field.preset": ("Start from", "从这里开始"),
-    "preset.article": ("The first figure: 1F1B, P=4, m=8", "第一张图：1F1B，P=4，m=8"),
-    "preset.drag-v": ("Drag V: interleaved, V=2", "拉 V：interleaved，V=2"),
-    "preset.staircase": ("The memory staircase: P=8, m=16, V=2 (chunks)", "显存阶梯：P=8，m=16，V=2（按块计）"),
-    "preset.gpipe-memory": ("GPipe vs 1F1B memory", "GPipe 与 1F1B 的显存"),
-    "preset.zero-bubble": ("Zero Bubble: ZB-H1", "Zero Bubble：ZB-H1"),
-    "preset.gpt": ("Profiled GPT costs (Zero Bubble paper)", "实测 GPT 开销（Zero Bubble 论文）"),
-    "preset.deepseek": ("DualPipe-V: DeepSeek's figure, P=4, m=10", "DualPipe-V：DeepSeek 的示意图，P=4，m=10"),
-})
-
-strings({
-    "app.tagline": ("How pipeline-parallel training spends its time.", "流水线并行训练的时间花在了哪里。"),
-    "notice.invalid": ("Not valid: {why}. The chart still shows {shown}.", "无效：{why}。图上仍是 {shown}。"),
-    "notice.nothing": ("nothing yet", "空白"),
-    "notice.config": ("{name} with P={P}, m={m}, V={V}", "{name}，P={P}，m={m}，V={V}"),
-    "costs.title": ("Costs", "开销"),
-    "costs.note": (
-        "Per rank's whole share of the model, in any time unit. The article's units: forward 1, "
-        "backward 2 = t_b + t_w (the input gradient and the weight gradient, 1 each).",
-        "按每个 rank 承担的整份模型计，时间单位任意。文章的约定：前向 1，反向 2 = t_b + t_w"
-        "（对输入的梯度和对权重的梯度各 1）。",
-    ),
-    "table.title": ("All schedules at this P, m and V", "这组 P、m、V 下的全部调度"),
-})

@@ -18,7 +18,7 @@ import numpy as np
 
 from ..engine import Result
 from ..order import EB, EF, FB, KIND_NAMES, B, F, I, W
-from ..text import fill, strings, template
+from ..text import fill, template
 from . import state as state_rules
 from .fields import FIELDS, PRESETS
 from .palette import BUBBLE_HATCH, DISPLAY_KIND, DISPLAY_NAMES, MAX_CHUNKS, chunk_palette, label_color
@@ -254,40 +254,3 @@ def as_data() -> dict:
         "emphasisAbove": EMPHASIS_ABOVE, "lineWidth": LINE_WIDTH, "lineAlpha": LINE_ALPHA,
         "names": {lang: control_names(lang) for lang in ("en", "zh")},
     }
-
-
-strings({
-    "legend.F": ("forward", "前向"),
-    "legend.B": ("backward", "反向"),
-    "legend.B_split": ("backward: input gradient", "反向：对输入的梯度"),
-    "legend.B_both": ("backward (input gradient where a W follows)", "反向（后面跟着 W 时是对输入的梯度）"),
-    "legend.W": ("weight gradient", "对权重的梯度"),
-    "legend.E": ("encoder", "编码器"),
-    "legend.pair": ("forward and backward overlapped in one op", "在一个操作里重叠的前向与反向"),
-    "legend.idle": ("idle (bubble)", "空闲（气泡）"),
-    "legend.chunks": ("0..{last}: the rank's model chunk, darkest first · numbers: micro-batch",
-                      "0..{last}：该 rank 上的模型块，颜色由深到浅 · 数字：微批次"),
-    "legend.mb": ("numbers: micro-batch", "数字：微批次"),
-    "lines.all": ("one line per rank, darkest = rank 0", "每个 rank 一条线，最深的是 rank 0"),
-    "lines.ends": ("one line per rank: thick dark = rank 0, thick light = rank {last}, thin = the others",
-                   "每个 rank 一条线：粗而深的是 rank 0，粗而浅的是 rank {last}，细线是其余 rank"),
-    "field.ops_rank": ("Rank", "rank"),
-    "field.play_time": ("Time in the iteration", "迭代中的时间"),
-    "field.play_speed": ("Playing speed", "播放速度"),
-    "ops.title": ("Ops of one rank (a table for the keyboard)", "单个 rank 的操作（可用键盘浏览的表格）"),
-    "ops.caption": ("Rank {rank}: {n} ops in execution order", "rank {rank}：按执行顺序的 {n} 个操作"),
-    "ops.more": ("The first {shown} of {n} ops are listed.", "列出了 {n} 个操作中的前 {shown} 个。"),
-    "ops.n": ("no.", "序号"),
-    "ops.token": ("op", "操作"),
-    "ops.kind": ("kind", "类型"),
-    "ops.mb": ("micro-batch", "微批次"),
-    "ops.stage": ("stage", "段"),
-    "ops.chunk": ("chunk", "块"),
-    "ops.start": ("start", "开始"),
-    "ops.end": ("end", "结束"),
-    "ops.idle": ("idle before", "之前的空闲"),
-    "preset.prompt": ("Choose an example…", "选择一个示例…"),
-    "a11y.readout": ("Results", "结果"),
-})
-
-from . import columns  # noqa: E402,F401  (registers the kind.* strings the ops table reads)

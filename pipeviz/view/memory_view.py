@@ -37,7 +37,7 @@ from ..memory import (
 from ..memory import stage_weights as model_weights
 from ..registry import SCHEDULES
 from ..stages import parse_weights
-from ..text import Msg, fill, msg, strings, template
+from ..text import Msg, fill, msg, template
 from .fields import FIELDS, Field, register
 from .palette import KIND_COLORS, PARAMS_COLOR, W_ONLY_COLOR
 
@@ -411,90 +411,3 @@ def parts_html(v: dict | None, lang: str = "en") -> str:
     if v is None:
         return ""
     return compose("parts", text=fill("ro.parts", lang, html=True, **v))
-
-
-strings({
-    "field.model": ("Model", "模型"),
-    "field.L": ("L (layers)", "L（层数）"),
-    "field.h": ("h (hidden size)", "h（隐藏维度）"),
-    "field.a": ("a (attention heads)", "a（注意力头数）"),
-    "field.vocab": ("vocabulary", "词表大小"),
-    "field.untied": ("untied LM head (own weights on the last stage)", "输出层不共享词嵌入（权重放在最后一段）"),
-    "field.s": ("s (sequence length)", "s（序列长度）"),
-    "field.b": ("b (micro-batch size)", "b（微批次大小）"),
-    "field.t": ("t (tensor parallel)", "t（张量并行）"),
-    "field.act": ("Activations", "激活"),
-    "field.bpp": ("bytes per parameter", "每个参数的字节数"),
-    "field.embed": ("embedding, in layers of time (stage 0)", "词嵌入耗时，折合层数（第 0 段）"),
-    "field.head": ("LM head and loss, in layers of time (last stage)", "输出层和损失耗时，折合层数（最后一段）"),
-    "field.hbm": ("HBM per GPU (GiB)", "每张 GPU 的显存（GiB）"),
-    "field.stages": ("Stage costs", "各段开销"),
-    "field.weights": ("stage weights, one per stage (e.g. 1.3, 1, 1, 1.2)", "段权重，每段一个（例如 1.3, 1, 1, 1.2）"),
-    "field.over_time_unit": ("Over time in", "随时间变化的单位"),
-    "choice.model.none": ("none (count activations)", "无（只数激活份数）"),
-    "choice.model.gpt3-6.7b": ("GPT-3 6.7B", "GPT-3 6.7B"),
-    "choice.model.llama2-7b": ("Llama-2 7B", "Llama-2 7B"),
-    "choice.model.llama3-8b": ("Llama-3 8B", "Llama-3 8B"),
-    "choice.model.llama2-13b": ("Llama-2 13B", "Llama-2 13B"),
-    "choice.model.llama2-70b": ("Llama-2 70B", "Llama-2 70B"),
-    "choice.model.custom": ("custom", "自定义"),
-    "choice.act.none": ("all kept (no flash attention)", "全部保留（无 FlashAttention）"),
-    "choice.act.flash": ("flash attention / selective recompute", "FlashAttention / 选择性重计算"),
-    "choice.act.full": ("full recompute", "完全重计算"),
-    "choice.bpp.16": ("16 (bf16 grads)", "16（bf16 梯度）"),
-    "choice.bpp.18": ("18 (fp32 grads)", "18（fp32 梯度）"),
-    "choice.stages.model": ("from the model's layer split", "按模型的层划分"),
-    "choice.stages.equal": ("all equal", "全部相同"),
-    "choice.stages.list": ("typed weights", "手动输入权重"),
-    "choice.over_time_unit.count": ("in-flight count", "在途份数"),
-    "choice.over_time_unit.GiB": ("GiB held", "占用 GiB"),
-    "model.title": ("Model and memory", "模型与显存"),
-    "model.note": (
-        "Bytes follow SPEC.md (Korthikanti et al. 2022): per layer per micro-batch s b h (34 + 5 a s / h), "
-        "34 s b h with flash attention, 2 s b h with full recompute, all over t; a chunk awaiting W only keeps "
-        "32 s b h / t. Parameters: 12 h² + 13 h per layer, v h for the embedding and an untied head.",
-        "字节数按 SPEC.md（Korthikanti 等，2022）：每层每个微批次 s b h (34 + 5 a s / h)，FlashAttention 时 34 s b h，"
-        "完全重计算时 2 s b h，都再除以 t；只等 W 的块保留 32 s b h / t。参数：每层 12 h² + 13 h，词嵌入和不共享的输出层各 v h。",
-    ),
-    "rule.model_custom": ("the shape no longer matches {name}: the model is now custom",
-                          "结构已不同于 {name}：模型改为自定义"),
-    "title.memory": ("Peak memory per rank (GiB): parameters + activations; dashed: HBM",
-                     "每个 rank 的显存峰值（GiB）：参数 + 激活；虚线：显存容量"),
-    "title.over_time_gib": ("Memory held over time, parameters included (one line per rank, dark = rank 0; "
-                            "dashed: HBM)", "显存占用随时间变化，含参数（每个 rank 一条线，最深的是 rank 0；虚线：显存容量）"),
-    "axis.gib": ("GiB at the peak", "峰值 GiB"),
-    "axis.gib_held": ("GiB held", "占用 GiB"),
-    "key.params": ("parameters + optimizer", "参数 + 优化器"),
-    "key.hbm": ("HBM per GPU", "显存容量"),
-    "key.over": ("over HBM", "超出显存"),
-    "hover.total": ("peak", "峰值"),
-    "mem.hbm_label": ("HBM {v} GiB", "显存 {v} GiB"),
-    "mem.over_label": ("+{v} GiB over", "超出 {v} GiB"),
-    "mem.head": (
-        "Memory, {model} ({act}, t = {t}): {per_layer} MiB per layer per micro-batch",
-        "显存，{model}（{act}，t = {t}）：每层每个微批次 {per_layer} MiB",
-    ),
-    "mem.tight": (
-        "tightest rank <b>{rank}</b>: <b>{peak} GiB</b> of {hbm} GiB ({params} parameters + {acts} activations)",
-        "最紧的 rank <b>{rank}</b>：<b>{peak} GiB</b> / {hbm} GiB（参数 {params} + 激活 {acts}）",
-    ),
-    "mem.tight_over": (
-        "tightest rank <b>{rank}</b>: <b>{peak} GiB</b>, over the {hbm} GiB of HBM ({params} parameters + "
-        "{acts} activations)",
-        "最紧的 rank <b>{rank}</b>：<b>{peak} GiB</b>，超出 {hbm} GiB 显存（参数 {params} + 激活 {acts}）",
-    ),
-    "mem.over": ("Does not fit: {n} rank(s) over {hbm} GiB: {ranks}", "放不下：{n} 个 rank 超出 {hbm} GiB：{ranks}"),
-    "mem.over_rank": ("rank {rank} by {v} GiB", "rank {rank} 超出 {v} GiB"),
-    "mem.hbm": ("HBM per GPU must be a number of GiB in {valid}, got {value}",
-                "每张 GPU 的显存必须是 {valid} 之间的 GiB 数，实际是 {value}"),
-    "mem.cannot": ("Memory cannot be computed: {why}", "无法计算显存：{why}"),
-    "ro.parts": (
-        "where the bubble comes from: ideal <b>{ideal}</b> (equal stages, no comm) + imbalance <b>{imbalance}</b> "
-        "+ comm <b>{comm}</b> = {total}",
-        "气泡的来源：理想 <b>{ideal}</b>（各段相同、无通信）+ 不均衡 <b>{imbalance}</b> + 通信 <b>{comm}</b> = {total}",
-    ),
-    "tbl.memory": ("peak memory (tightest rank)", "显存峰值（最紧的 rank）"),
-    "tbl.fits": ("{v} GiB", "{v} GiB"),
-    "tbl.best": ("{v} GiB · fastest that fits", "{v} GiB · 放得下里最快的"),
-    "tbl.nofit": ("{v} GiB · does not fit", "{v} GiB · 放不下"),
-})

@@ -17,7 +17,7 @@ from ..config import Config
 from ..engine import Result
 from ..errors import ConfigError
 from ..registry import NAMES, SCHEDULES
-from ..text import Msg, fill, strings, template
+from ..text import Msg, fill, template
 from . import memory_view, own_order
 from .palette import BEFORE_OUTLINE, KIND_COLORS, W_ONLY_COLOR
 
@@ -269,42 +269,3 @@ def table_html(rows: list[dict], lang: str = "en") -> str:
         out.append(compose("row", current=attrs, name=row["name"], cells="".join(cells)))
     head = "".join(compose("th", text=template(k, lang)) for k in head_keys)
     return compose("table", head=head, rows="".join(out))
-
-
-strings({
-    "ro.bubble": ('Bubble (one iteration): <b class="pv-sim">{sim} simulated</b>, {closed}',
-                  '气泡占比（单次迭代）：<b class="pv-sim">模拟 {sim}</b>，{closed}'),
-    "ro.agree": ("simulation and closed form agree", "模拟值与闭式公式一致"),
-    "ro.differ": ("they differ: {why}", "两者不同：{why}"),
-    "ro.authors": (
-        "{who} {formula} = <b>{value}</b> idle · simulated idle per rank: {idle} · {verdict}",
-        "{who} {formula} = <b>{value}</b> 的空闲 · 模拟的每个 rank 空闲：{idle} · {verdict}",
-    ),
-    "ro.authors_largest": ("the longest, on rank {ranks}", "即最长的空闲，在 rank {ranks}"),
-    "ro.authors_rank": (
-        "rank {ranks} idles that long, but rank {top} idles {top_idle}",
-        "rank {ranks} 的空闲正是这么长，但 rank {top} 空闲 {top_idle}",
-    ),
-    "ro.authors_none": ("no rank idles that long", "没有哪个 rank 的空闲是这么长"),
-    "ro.no_caveat": ("the closed form does not cover this case", "闭式公式不涵盖这种情况"),
-    "ro.makespan": ("makespan <b>{v}</b>", "总时长 <b>{v}</b>"),
-    "ro.steady": (
-        '<span title="iterations back to back, no global flush (the Zero Bubble paper\'s measure)">'
-        "steady-state bubble <b>{v}</b></span>",
-        '<span title="迭代首尾相接、没有全局同步（Zero Bubble 论文的口径）">稳态气泡 <b>{v}</b></span>',
-    ),
-    "ro.peak": ("rank 0 peak in flight <b>{v}</b>", "rank 0 在途激活峰值 <b>{v}</b>"),
-    "ro.peak_mb": ("{mb} micro-batches", "{mb} 份微批次"),
-    "ro.peak_mb_chunks": ("{mb} micro-batches ({chunks} chunks)", "{mb} 份微批次（{chunks} 块）"),
-    "ro.p2p": (
-        "p2p per micro-batch <b>{article}</b> (the article's count) · <b>{total}</b> sends between ranks",
-        "每个微批次的段间通信 <b>{article}</b> 次（文章的算法）· rank 之间共发送 <b>{total}</b> 次",
-    ),
-    "tbl.schedule": ("schedule", "调度"),
-    "tbl.bubble": ("bubble (simulated)", "气泡（模拟）"),
-    "tbl.closed": ("closed form", "闭式公式"),
-    "tbl.steady": ("steady-state bubble (simulated)", "稳态气泡（模拟）"),
-    "tbl.peak": ("rank 0 peak in flight", "rank 0 在途激活峰值"),
-    "tbl.p2p_article": ("p2p per micro-batch (article: 2, 2V interleaved)", "每微批次段间通信（文章：2，interleaved 为 2V）"),
-    "tbl.p2p_total": ("sends between ranks per micro-batch", "每微批次 rank 间发送次数"),
-})

@@ -26,7 +26,7 @@ from ..costs import Costs
 from ..encoder import Encoder
 from ..errors import ConfigError
 from ..registry import SCHEDULES, check
-from ..text import Msg, msg, strings
+from ..text import Msg, msg
 from . import memory_view, own_order
 from .fields import FIELDS, NO_ENCODER
 
@@ -112,23 +112,3 @@ def nearest_m(state: dict) -> int | None:
             if f.low <= cand <= f.high and problem({**state, "m": cand}) is None:
                 return cand
     return None
-
-
-strings({
-    "rule.to_interleaved": (
-        "V = {V} runs interleaved 1F1B (1F1B is interleaved 1F1B with V = 1)",
-        "V = {V} 时运行 interleaved 1F1B（1F1B 就是 V = 1 的 interleaved 1F1B）",
-    ),
-    "rule.v_kept": (
-        "{name} runs {V} model chunk(s) per rank: V stays {V}",
-        "{name} 每个 rank 放 {V} 个模型块：V 保持为 {V}",
-    ),
-    "rule.v_set": ("{name} runs {V} model chunk(s) per rank: V set to {V}", "{name} 每个 rank 放 {V} 个模型块：V 已设为 {V}"),
-    "rule.interleaved_v1": (
-        "interleaved 1F1B with V = 1 is 1F1B: these are 1F1B's order and numbers",
-        "V = 1 的 interleaved 1F1B 就是 1F1B：这里显示的是 1F1B 的顺序和数值",
-    ),
-    "rule.m_snap": ("{why}: m set to {m}", "{why}：m 已设为 {m}"),
-    "rule.encoder_on": ("the encoder now runs in the bubbles; choose its placement under Encoder",
-                        "编码器现在塞进气泡里跑；可以在“编码器”里换放置方式"),
-})

@@ -19,7 +19,7 @@ from ..config import Config
 from ..errors import ConfigError
 from ..registry import NAMES, SCHEDULES, check
 from ..simulate import simulate
-from ..text import strings, template
+from ..text import template
 from .fields import FIELDS
 from .readouts import table_config
 
@@ -139,15 +139,3 @@ def figure_view(values: dict, cfg: Config, lang: str = "en") -> dict:
 def as_data() -> dict:
     return {"mMax": M_MAX, "mPoints": list(M_POINTS), "mLine": list(M_LINE), "vMax": V_MAX, "vSchedule": V_SCHEDULE,
             "fixedV": {n: s.fixed_V for n, s in SCHEDULES.items()}}
-
-
-strings({
-    # Two lines in English: one is cut off on a phone (a Bokeh title does not wrap).
-    "sweep.title_m": ("The two roads to a smaller bubble:\nmore micro-batches (m)…",
-                      "让气泡变小的两条路：增加微批次数 m……"),
-    "sweep.title_v": ("…or more chunks per rank\n(V, interleaved)", "……或增加虚拟段数 V（interleaved）"),
-    "sweep.axis_m": ("m (micro-batches), log scale", "m（微批次数），对数坐标"),
-    "sweep.axis_v": ("V (chunks per rank)", "V（每个 rank 的虚拟段数）"),
-    "sweep.axis_bubble": ("bubble (one iteration)", "气泡占比（单次迭代）"),
-    "sweep.key": ("lines: closed form; points: simulated", "线：闭式公式；点：模拟"),
-})

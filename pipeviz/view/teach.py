@@ -23,7 +23,7 @@ import numpy as np
 from ..causes import NONE, critical_path, gap_waits
 from ..engine import Result
 from ..order import FB, KIND_NAMES, I
-from ..text import fill, strings, template
+from ..text import fill, template
 from . import columns, readouts
 from .fields import Field, register
 
@@ -311,48 +311,6 @@ def figure_view(res: Result, state: dict, lang: str = "en") -> dict:
         },
         "props": props(res, state, lang),
     }
-
-
-strings({
-    # The explorers' title (the browser tab; static/teach_models.js retitles the document when the language changes).
-    "page.title": ("pipeviz: pipeline bubbles explorer", "pipeviz：流水线气泡"),
-    "field.critical": ("Critical path", "关键路径"),
-    "field.projector": ("Projector", "投影模式"),
-    "why.other": ("rank {rank} waits to run {next}: it needs {dep} from rank {dep_rank}, which ends at {end}",
-                  "rank {rank} 在等待运行 {next}：它需要 rank {dep_rank} 上的 {dep}，后者在 {end} 结束"),
-    "why.own": ("rank {rank} waits until its next op, {next}, can start at {end}",
-                "rank {rank} 等到 {end} 才能开始它的下一个操作 {next}"),
-    "why.end": ("rank {rank} is done: it waits for the iteration to end at {end}",
-                "rank {rank} 已做完：它在等本次迭代于 {end} 结束"),
-    "why.hint": ("Hover or tap a hatched gap to see what its rank waits for; tap an op to follow its micro-batch.",
-                 "把鼠标移到或点一下斜线阴影的气泡，看它的 rank 在等什么；点一个操作，跟踪它所在的微批次。"),
-    "op.desc": ("{kind}(mb {mb}, stage {stage})", "{kind}（微批次 {mb}，第 {stage} 段）"),
-    "op.pair": ("F&B(mb {mb}, stage {stage} + mb {mb2}, stage {stage2})",
-                "F&B（微批次 {mb}，第 {stage} 段 + 微批次 {mb2}，第 {stage2} 段）"),
-    "op.encoder": ("{kind}(mb {mb})", "{kind}（微批次 {mb}）"),
-    "follow.on": ("Following micro-batch {mb}: {n} ops, from its first forward to its last backward. Tap again to clear.",
-                  "正在跟踪微批次 {mb}：共 {n} 个操作，从第一个前向到最后一个反向。再点一次即可取消。"),
-    "follow.merged": ("This box stands for {count} narrow ops: zoom in to follow one micro-batch.",
-                      "这个框代表 {count} 个很窄的操作：放大后可以跟踪一个微批次。"),
-    "critical.note": ("Critical path: {n} ops whose every link is tight; their length is the makespan, {makespan}.",
-                      "关键路径：{n} 个操作，每一环都紧接着上一环；总长度就是总时长 {makespan}。"),
-    "play.play": ("▶ Play", "▶ 播放"),
-    "play.pause": ("❚❚ Pause", "❚❚ 暂停"),
-    "play.clock": ("time", "时间"),
-    "play.time": ("{t} of {makespan}", "{t} / {makespan}"),
-    "play.speed": ("Speed", "速度"),
-    "legend.idle": ("idle (bubble)", "空闲（气泡）"),
-    "slide.head": ("{title}, P={P}, m={m}, V={V}: {bubble}", "{title}，P={P}，m={m}，V={V}：{bubble}"),
-    "teach.download": ("Save as PNG", "保存为 PNG"),
-    "tool.pan": ("Pan along time", "沿时间拖动"),
-    "tool.zoom": ("Zoom time with the wheel", "用滚轮缩放时间"),
-    "tool.reset": ("Reset the view", "复原视图"),
-    "tool.save": ("Save the timeline as PNG", "把时间线存为 PNG"),
-    "tool.tap": ("Tap: follow a micro-batch, or ask why a rank idles", "点选：跟踪一个微批次，或看 rank 为何空闲"),
-    "tool.hover_ops": ("Hover: ops", "悬停：操作"),
-    "tool.hover_idle": ("Hover: why a rank idles", "悬停：rank 为何空闲"),
-    "tool.hover_stuck": ("Hover: ops an order of one's own cannot run", "悬停：自定义顺序中卡住的操作"),
-})
 
 
 def as_data() -> dict:
