@@ -16,7 +16,7 @@ import argparse
 from timing import median_ms  # benchmarks/timing.py
 
 from pipeviz import Config, run
-from pipeviz.encoder import PLACES, Encoder
+from pipeviz.config import PLACES, Encoder
 
 SIZES = [("1f1b", 4, 8, 1), ("1f1b", 8, 32, 1), ("interleaved", 8, 32, 2), ("zb-h1", 16, 64, 1),
          ("interleaved", 16, 64, 4), ("1f1b", 32, 256, 1), ("interleaved", 32, 128, 8), ("interleaved", 32, 256, 4)]

@@ -39,7 +39,7 @@ from .text import Msg, fill, template
 from .view import closing, columns, glance, memory_view, own_order, readouts, sweep, teach
 from .view.fields import FIELDS, PRESETS, encode
 from .view.fields import parse as parse_url
-from .view.state import ENGINE_FIELDS, LATER_MS, config, normalize
+from .view.state import ENGINE_FIELDS, LATER_MS, config, m_start, normalize, row_config
 
 
 def _raw_query(query: str) -> dict[str, str]:
@@ -284,7 +284,7 @@ class Explorer(pn.viewable.Viewer):
             if self._table_rows[0] != key:  # a unit or language change keeps the numbers
                 own = res if res.theory is None else None
                 self._table_rows = (key, readouts.table_values(
-                    res.config, run, lambda name: memory_view.row_config(shown, name),
+                    res.config, run, lambda name: row_config(shown, name),
                     (lambda r: memory_view.memory_of(r, shown)) if shown.get("model", "none") != "none" else None,
                     own,
                 ))
@@ -388,7 +388,7 @@ class Explorer(pn.viewable.Viewer):
         if self.preset_menu is not None:
             self.preset_menu.value = glance.matching_preset(state) or ""
         if self.m_slider is not None:  # the m slider offers only values the order accepts
-            self.m_slider.start = glance.m_start(state)
+            self.m_slider.start = m_start(state)
 
     def _on_load(self) -> None:
         """The browser has rendered the first view. Figure changes made before this
@@ -448,7 +448,7 @@ class Explorer(pn.viewable.Viewer):
         sliders = [LiveSlider.from_param(getattr(self.param, k), name=template(f"field.{k}", lang), tooltips=False,
                                          css_classes=marked(k), sizing_mode="stretch_width") for k in "PmV"]
         self.m_slider = sliders[1]
-        self.m_slider.start = glance.m_start(self.state())
+        self.m_slider.start = m_start(self.state())
         costs = [
             pn.widgets.FloatInput.from_param(getattr(self.param, k), name=template(f"field.{k}", lang),
                                              step=FIELDS[k].step, sizing_mode="stretch_width")

@@ -25,18 +25,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .errors import ConfigError
 from .metrics import Metrics, Steps
 from .order import FB, B, F, W
 from .simulate import Timeline
-
-MODES = ("bpipe",)
-
-
-def check_mode(mode) -> str | None:
-    if mode is None or mode in MODES:
-        return mode
-    raise ConfigError("balance.mode", mode=str(mode), valid=", ".join(MODES))
 
 
 @dataclass(frozen=True, eq=False)

@@ -13,10 +13,9 @@ import unicodedata
 from collections.abc import Callable, Sequence
 
 from . import registry
-from .balance import MODES as BALANCE_MODES
-from .config import Config
+from .config import MODES as BALANCE_MODES
+from .config import PLACES, Config, Encoder
 from .costs import COST_MAX, COST_MIN, MAY_BE_ZERO, Costs
-from .encoder import PLACES, Encoder
 from .errors import ConfigError, DeadlockError, PipevizError
 from .order import PLACEMENTS
 

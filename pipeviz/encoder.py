@@ -44,46 +44,17 @@ Encoder durations are e_f and e_b whole: an encoder op is not a chunk of the mod
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numba
 import numpy as np
 
-from .costs import check_cost
-from .errors import ConfigError
+from .config import Encoder
 from .order import EB, EF, FB, B, F, I, Order
 from .simulate import Timeline, op_durations, simulate
 from .text import msg
 
-PLACES = ("stage0", "separate", "bubbles")
 PROLOGUE, PIPELINE, EPILOGUE = 0, 1, 2
-
-
-@dataclass(frozen=True)
-class Encoder:
-    """The encoder's settings: costs per micro-batch (same units as t_f), placement,
-    and whether it is frozen (no backward)."""
-
-    ef: float = 0.5
-    eb: float = 1.0
-    place: str = "bubbles"
-    frozen: bool = False
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "ef", check_cost("e_f", self.ef))
-        object.__setattr__(self, "eb", check_cost("e_b", self.eb))
-        if self.place not in PLACES:
-            raise ConfigError("encoder.place", place=str(self.place), valid=", ".join(PLACES))
-        if not isinstance(self.frozen, bool):
-            raise ConfigError("encoder.frozen", value=str(self.frozen))
-
-    def replace(self, **changes) -> Encoder:
-        return replace(self, **changes)
-
-    @property
-    def work(self) -> float:
-        """Encoder time per micro-batch."""
-        return self.ef + (0.0 if self.frozen else self.eb)
 
 
 @dataclass(frozen=True, eq=False)

@@ -68,11 +68,12 @@ from .registry import NAMES, SCHEDULES
 from .render.figures import HIDE_EMPTY, Figures
 from .render.style import PAGE_CSS, READOUT_CSS
 from .text import template
-from .view import closing, columns, glance, lod, memory_view, palette, sweep, teach
+from .view import columns, glance, lod, palette, sweep
 from .view.columns import CHUNKS, LABEL_PX_PER_CHAR, ROW, ROW_PX
+from .view.features import FEATURES
 from .view.fields import FIELDS, MAX_RAW, PRESETS, defaults
 from .view.readouts import LAYOUTS, MEMORY_HEAD, TABLE_HEAD
-from .view.state import ENGINE_FIELDS, LATER_MS, V_STEP
+from .view.state import ENGINE_FIELDS, LATER_MS
 
 # The teaching toggles (view/teach.py's fields), shown as Bokeh toggles named after them.
 TOGGLES = ("critical", "projector")
@@ -102,16 +103,15 @@ def page_data() -> dict:
                    "costNames": list(COST_NAMES), "mayBeZero": list(MAY_BE_ZERO),
                    "weights": {"min": stages.WEIGHT_MIN, "max": stages.WEIGHT_MAX, "maxShown": stages.MAX_SHOWN}},
         "memory": memory.as_data(),
-        "memoryView": memory_view.as_data(),
         "schedules": [spec.as_data() for spec in SCHEDULES.values()],
         "fields": [f.as_data() for f in FIELDS.values()],
         "presets": {name: p.values for name, p in PRESETS.items()},
         "url": {"maxRaw": MAX_RAW},
-        "rules": {"vStep": list(V_STEP), "engineFields": list(ENGINE_FIELDS), "laterMs": LATER_MS},
+        "rules": {"engineFields": list(ENGINE_FIELDS), "laterMs": LATER_MS},
         "custom": {"name": custom.CUSTOM, "maxDepth": custom.MAX_DEPTH, "maxNumber": custom.MAX_NUMBER,
                    "maxText": custom.MAX_TEXT},
         "palette": palette.as_data(),
-        "layouts": LAYOUTS,
+        "layouts": layouts(),
         "tableHead": list(TABLE_HEAD),
         "tableMemoryHead": MEMORY_HEAD,
         "consts": {"row": ROW, "rowPx": ROW_PX, "labelPxPerChar": LABEL_PX_PER_CHAR, "chunksUnit": CHUNKS,
@@ -120,12 +120,24 @@ def page_data() -> dict:
                            "bubblePx": lod.BUBBLE_PX, "stepPx": lod.STEP_PX}},
         "figureTexts": {lang: columns.texts(lang) for lang in text.LANGS},
         "balancedTexts": {lang: columns.balanced_texts(lang) for lang in text.LANGS},
-        "closing": closing.page_data(),
         "widgetTexts": {lang: widget_texts(lang) for lang in text.LANGS},
         "glance": glance.as_data(),
-        "teach": teach.as_data(),
+        # Each feature's own (view/features.py), by its name.
+        "features": {f.name: f.data() for f in FEATURES if f.data is not None},
         "sweep": sweep.as_data(),
     }
+
+
+def layouts() -> dict:
+    """The readouts' markup and every feature's, in one table (static/readouts.js
+    composes from it); a name stands once."""
+    out = dict(LAYOUTS)
+    for f in FEATURES:
+        clash = out.keys() & f.layouts.keys()
+        if clash:
+            raise ValueError(f"feature {f.name!r} redefines layouts {sorted(clash)}")
+        out.update(f.layouts)
+    return out
 
 
 def _inline(code: str, name: str) -> str:

@@ -1,7 +1,7 @@
 /* Activation balancing (BPipe, the article's closing section): twin of
  * pipeviz/balance.py, held to it by tests/test_js_parity.py. Adds to PipevizEngine:
  *
- *   E.checkMode(mode)        null or a mode of PIPEVIZ_DATA.closing.modes, else a ConfigError
+ *   E.checkMode(mode)        null or a mode of PIPEVIZ_DATA.features.closing.modes, else a ConfigError
  *   E.bpipe(timeline, metrics)  {pairs, target, resident, peakChunks, peakMicrobatches,
  *                               excessChunks, transferChunks, transfers, moved}
  *
@@ -16,7 +16,7 @@
   var E = root.PipevizEngine;
   var FMT = root.PipevizText.format;
   var F = E.F, B = E.B, W = E.W, FB = E.FB;
-  var MODES = root.PIPEVIZ_DATA.closing.modes;
+  var MODES = root.PIPEVIZ_DATA.features.closing.modes;
 
   function checkMode(mode) {
     if (mode === null || MODES.indexOf(mode) >= 0) return mode;

@@ -10,7 +10,7 @@
   var T = root.PipevizText;
   var E = root.PipevizEngine;
   var DATA = root.PIPEVIZ_DATA;
-  var CLOSING = DATA.closing;
+  var CLOSING = DATA.features.closing;
   var PALETTE = DATA.palette;
   var X = root.PipevizExplorer;
   var R = X.readouts;

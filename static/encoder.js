@@ -7,7 +7,7 @@
  *   var run = E.withEncoder(pipelineTimeline, enc);  // encoder.with_encoder
  *
  * engine.js's run() calls withEncoder when the configuration has an encoder. The
- * placements' names arrive as data (PIPEVIZ_DATA.closing.places, in encoder.PLACES'
+ * placements' names arrive as data (PIPEVIZ_DATA.features.closing.places, in encoder.PLACES'
  * order: part of stage 0, separate, in the bubbles).
  */
 (function (root) {
@@ -17,7 +17,7 @@
   var T = root.PipevizText;
   var FMT = T.format;
   var F = E.F, B = E.B, I = E.I, FB = E.FB, EF = E.EF, EB = E.EB;
-  var PLACES = root.PIPEVIZ_DATA.closing.places;
+  var PLACES = root.PIPEVIZ_DATA.features.closing.places;
   var STAGE0 = PLACES[0], SEPARATE = PLACES[1];
   var PROLOGUE = 0, PIPELINE = 1, EPILOGUE = 2; // an order's segments
 

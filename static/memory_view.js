@@ -16,7 +16,7 @@
   var E = root.PipevizEngine;
   var FMT = T.format;
   var DATA = root.PIPEVIZ_DATA;
-  var MV = DATA.memoryView;
+  var MV = DATA.features.memory;
   var MEM = DATA.memory;
   var GIB = MEM.gib;
   var PRESETS = E.memory.PRESETS;
@@ -93,7 +93,7 @@
     var fixed = E.SCHEDULES.get(name).fixedV;
     // No encoder, as readouts.tableConfig: the rows compare schedules.
     var row = { schedule: name, V: fixed || state.V };
-    row[DATA.closing.field] = DATA.closing.none;
+    row[DATA.features.closing.field] = DATA.features.closing.none;
     return root.PipevizExplorer.state.config(Object.assign({}, state, row));
   }
 
@@ -267,58 +267,12 @@
     return R.compose('key', { items: items.join(' &nbsp; ') });
   }
 
-  // The bubble's parts as percentages, where stages differ or comm > 0.
-  function partsValues(res) {
-    var parts = res.bubbleParts;
-    if (parts === null) return null;
-    var pct = root.PipevizExplorer.readouts.pct;
-    return { ideal: pct(parts.ideal), imbalance: pct(parts.imbalance), comm: pct(parts.comm), total: pct(parts.total) };
-  }
-
-  function partsHtml(v, lang) {
-    if (v === null || v === undefined) return '';
-    return compose('parts', { text: T.fill('ro.parts', lang, v, true) });
-  }
-
-  // A table row's memory: its tightest rank's peak and whether it fits.
-  function rowMemory(mem) {
-    if (mem === null) return null;
-    if (!isMemory(mem)) return { error: mem, peak: '', fits: false };
-    return { error: null, peak: FMT.fixed(maxOf(mem.peak) / GIB, 2), fits: mem.fits };
-  }
-
-  // Mark the row with the shortest makespan among those that fit (the first on a tie).
-  function markFastestFit(rows) {
-    var best = null;
-    rows.forEach(function (row) {
-      if (row.error === null && row.mem && row.mem.fits && (best === null || row.makespan < best.makespan)) best = row;
-    });
-    if (best !== null) best.best = true;
-  }
-
-  function rowClasses(row) {
-    var classes = row.current ? ['pv-current'] : [];
-    if (row.error === null && row.mem !== null && row.mem !== undefined && !row.mem.fits) classes.push('pv-nofit');
-    if (row.best) classes.push('pv-best');
-    return classes;
-  }
-
-  function rowMemoryText(row, lang) {
-    var mem = row.mem;
-    if (mem === null) return '';
-    if (mem.error !== null) return T.html(mem.error, lang);
-    var key = row.best ? 'tbl.best' : mem.fits ? 'tbl.fits' : 'tbl.nofit';
-    return T.fill(key, lang, { v: mem.peak }, true);
-  }
-
   var X = root.PipevizExplorer = root.PipevizExplorer || {};
   X.memoryView = {
     normalize: normalize, modelOf: modelOf, stagesOf: stagesOf, weightsOf: weightsOf, checkHbm: checkHbm,
     withWeights: withWeights,
     rowConfig: rowConfig, memoryOf: memoryOf, isMemory: isMemory, memoryKey: memoryKey, bars: bars,
     overBars: overBars, stepsGib: stepsGib, texts: texts, props: props, figureParts: figureParts,
-    memoryValues: memoryValues, memoryHtml: memoryHtml, memoryKeyHtml: memoryKeyHtml, partsValues: partsValues,
-    partsHtml: partsHtml, rowMemory: rowMemory, markFastestFit: markFastestFit, rowClasses: rowClasses,
-    rowMemoryText: rowMemoryText,
+    memoryValues: memoryValues, memoryHtml: memoryHtml, memoryKeyHtml: memoryKeyHtml, maxOf: maxOf,
   };
 })(typeof window !== 'undefined' ? window : globalThis);

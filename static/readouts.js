@@ -93,7 +93,7 @@
       p2p_article: mt.p2pArticle,
       p2p_total: mt.p2pPerMicrobatch,
       // unequal stages or comm: the bubble's parts (an order of one's own's too, if it ran)
-      parts: X.memoryView.partsValues(res),
+      parts: partsValues(res),
       authors: authorsValues(res),
     };
   }
@@ -119,7 +119,7 @@
       return compose('readout', { bubble: T.fill('own.deadlock', lang, {}, true), verdict: verdict, authors: '', summary: '' });
     }
     return compose('readout', {
-      bubble: T.fill('own.bubble', lang, { sim: v.sim }, true), verdict: verdict + X.memoryView.partsHtml(v.parts, lang),
+      bubble: T.fill('own.bubble', lang, { sim: v.sim }, true), verdict: verdict + partsHtml(v.parts, lang),
       authors: '', summary: summaryHtml(v, lang),
     });
   }
@@ -135,7 +135,7 @@
     }
     return compose('readout', {
       bubble: T.fill('ro.bubble', lang, { sim: v.sim, closed: v.closed }, true),
-      verdict: verdict + X.memoryView.partsHtml(v.parts, lang),
+      verdict: verdict + partsHtml(v.parts, lang),
       authors: authorsHtml(v.authors, lang),
       summary: summaryHtml(v, lang),
     });
@@ -174,7 +174,7 @@
       error: null, sim: pct(mt.bubbleFraction), closed: '\u2014', steady: pct(mt.steadyBubbleFraction),
       peak_mb: num(mt.peakMicrobatches[0]), peak_chunks: mt.peakChunks[0], chunks: res.order.chunksPerRank,
       p2p_article: mt.p2pArticle, p2p_total: mt.p2pPerMicrobatch, makespan: mt.makespan,
-      mem: memory ? X.memoryView.rowMemory(memory(res)) : null,
+      mem: memory ? rowMemory(memory(res)) : null,
     });
   }
 
@@ -201,10 +201,10 @@
         error: null, sim: pct(mt.bubbleFraction), closed: closedFormText(res), steady: pct(mt.steadyBubbleFraction),
         peak_mb: num(mt.peakMicrobatches[0]), peak_chunks: mt.peakChunks[0], chunks: res.order.chunksPerRank,
         p2p_article: mt.p2pArticle, p2p_total: mt.p2pPerMicrobatch, makespan: mt.makespan,
-        mem: memory ? X.memoryView.rowMemory(memory(res)) : null,
+        mem: memory ? rowMemory(memory(res)) : null,
       });
     }));
-    X.memoryView.markFastestFit(rows);
+    markFastestFit(rows);
     return rows;
   }
 
@@ -219,9 +219,9 @@
       } else {
         [row.sim, row.closed, row.steady, peakText(row, lang), String(row.p2p_article), String(row.p2p_total)]
           .forEach(function (text) { cells.push(compose('td', { text: T.escape(text) })); });
-        if (withMemory) cells.push(compose('td', { text: X.memoryView.rowMemoryText(row, lang) }));
+        if (withMemory) cells.push(compose('td', { text: rowMemoryText(row, lang) }));
       }
-      var classes = X.memoryView.rowClasses(row);
+      var classes = rowClasses(row);
       var attrs = classes.length ? ' class="' + classes.join(' ') + '"' : '';
       if (row.current) attrs += ' aria-current="true"';
       return compose('row', { current: attrs, name: row.name, cells: cells.join('') });
@@ -230,11 +230,57 @@
     return compose('table', { head: head, rows: out.join('') });
   }
 
+  // -- the table's memory column and the bubble's parts (readouts.py) --
+
+  // The bubble's parts as percentages, where stages differ or comm > 0.
+  function partsValues(res) {
+    var parts = res.bubbleParts;
+    if (parts === null) return null;
+    return { ideal: pct(parts.ideal), imbalance: pct(parts.imbalance), comm: pct(parts.comm), total: pct(parts.total) };
+  }
+
+  function partsHtml(v, lang) {
+    if (v === null || v === undefined) return '';
+    return compose('parts', { text: T.fill('ro.parts', lang, v, true) });
+  }
+
+  // A table row's memory: its tightest rank's peak and whether it fits.
+  function rowMemory(mem) {
+    if (mem === null) return null;
+    if (!X.memoryView.isMemory(mem)) return { error: mem, peak: '', fits: false };
+    return { error: null, peak: T.format.fixed(X.memoryView.maxOf(mem.peak) / DATA.memory.gib, 2), fits: mem.fits };
+  }
+
+  // Mark the row with the shortest makespan among those that fit (the first on a tie).
+  function markFastestFit(rows) {
+    var best = null;
+    rows.forEach(function (row) {
+      if (row.error === null && row.mem && row.mem.fits && (best === null || row.makespan < best.makespan)) best = row;
+    });
+    if (best !== null) best.best = true;
+  }
+
+  function rowClasses(row) {
+    var classes = row.current ? ['pv-current'] : [];
+    if (row.error === null && row.mem !== null && row.mem !== undefined && !row.mem.fits) classes.push('pv-nofit');
+    if (row.best) classes.push('pv-best');
+    return classes;
+  }
+
+  function rowMemoryText(row, lang) {
+    var mem = row.mem;
+    if (mem === null) return '';
+    if (mem.error !== null) return T.html(mem.error, lang);
+    var key = row.best ? 'tbl.best' : mem.fits ? 'tbl.fits' : 'tbl.nofit';
+    return T.fill(key, lang, { v: mem.peak }, true);
+  }
+
   X.readouts = {
     compose: compose, pct: pct, num: num, closedFormText: closedFormText, readoutValues: readoutValues,
     authorsValues: authorsValues, authorsVerdict: authorsVerdict, authorsHtml: authorsHtml, ownRow: ownRow,
     summaryHtml: summaryHtml, ownReadoutHtml: ownReadoutHtml,
     peakText: peakText, readoutHtml: readoutHtml, barsKeyHtml: barsKeyHtml, tableConfig: tableConfig,
-    tableValues: tableValues, tableHtml: tableHtml,
+    tableValues: tableValues, tableHtml: tableHtml, partsValues: partsValues, partsHtml: partsHtml,
+    rowMemory: rowMemory, markFastestFit: markFastestFit, rowClasses: rowClasses, rowMemoryText: rowMemoryText,
   };
 })(typeof window !== 'undefined' ? window : globalThis);

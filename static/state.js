@@ -5,10 +5,10 @@
  * {state, notes}: a state the engine accepts, and a note (a message) for each thing
  * it adjusted.
  *   1. V and the schedule: a schedule with a fixed V keeps it. Moving V above 1 on
- *      the schedule that has an interleaved form (PIPEVIZ_DATA.rules.vStep) moves to
+ *      the schedule that has an interleaved form (PIPEVIZ_DATA.features.schedule.vStep) moves to
  *      it; the interleaved form at V = 1 says it is the plain one.
  *   2. the encoder: moving e_f, e_b or frozen with no encoder runs it in the bubbles
- *      (PIPEVIZ_DATA.closing: the knobs, the "none" value and the placement).
+ *      (PIPEVIZ_DATA.features.closing: the knobs, the "none" value and the placement).
  *   3. m: where the schedule refuses m, m moves to the nearest value it accepts.
  *   4. the model: a preset sets its shape; changing the shape makes it custom
  *      (memory_view.js).
@@ -19,9 +19,9 @@
   var E = root.PipevizEngine;
   var T = root.PipevizText;
   var X = root.PipevizExplorer;
-  var RULES = root.PIPEVIZ_DATA.rules;
-  var ONE_CHUNK = RULES.vStep[0], INTERLEAVED = RULES.vStep[1];
-  var CLOSING = root.PIPEVIZ_DATA.closing;
+  var SCHEDULE = root.PIPEVIZ_DATA.features.schedule;
+  var ONE_CHUNK = SCHEDULE.vStep[0], INTERLEAVED = SCHEDULE.vStep[1];
+  var CLOSING = root.PIPEVIZ_DATA.features.closing;
 
   // The engine configuration a state shows (state.config; a ConfigError if it has none).
   function config(state) {

@@ -5,7 +5,7 @@
  * cursor's step functions, the browser code's words, the projector's sizes, the
  * slide's legend and readout). draw(explorer, res, lang) applies it after the main
  * figure view, as the served app does. Words and sizes arrive as data
- * (PIPEVIZ_DATA.teach).
+ * (PIPEVIZ_DATA.features.teach).
  */
 (function (root) {
   'use strict';
@@ -14,7 +14,7 @@
   var E = root.PipevizEngine;
   var DATA = root.PIPEVIZ_DATA;
   var X = root.PipevizExplorer = root.PipevizExplorer || {};
-  var D = DATA.teach; // view/teach.py's constants
+  var D = DATA.features.teach; // view/teach.py's constants
   var C = DATA.consts;
   var NONE = E.NONE;
 

@@ -5,7 +5,7 @@ import pytest
 from browser import screenshot, served_app, source_length
 
 from pipeviz import Config, run
-from pipeviz.encoder import Encoder
+from pipeviz.config import Encoder
 from pipeviz.order import EB, EF
 
 pytestmark = pytest.mark.browser

@@ -7,7 +7,7 @@ import pytest
 
 from pipeviz import Config, run
 from pipeviz.app import Explorer
-from pipeviz.encoder import Encoder
+from pipeviz.config import Encoder
 from pipeviz.order import EB, EF
 from pipeviz.view.fields import parse
 from pipeviz.view.palette import DISPLAY_KIND, MAX_CHUNKS

@@ -15,7 +15,7 @@ import twin
 from test_js_parity import AWKWARD, LANGS, compare, error_data, result_data
 
 from pipeviz import NAMES, SCHEDULES, Config, ConfigError, Costs, run
-from pipeviz.encoder import PLACES, Encoder
+from pipeviz.config import PLACES, Encoder
 from pipeviz.view import closing, readouts
 from pipeviz.view.fields import FIELDS, parse
 from pipeviz.view.state import normalize

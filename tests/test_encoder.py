@@ -11,7 +11,8 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from pipeviz import NAMES, Config, ConfigError, Costs, run
-from pipeviz.encoder import PLACES, Encoder, first_ops
+from pipeviz.config import PLACES, Encoder
+from pipeviz.encoder import first_ops
 from pipeviz.order import EB, EF, FB
 from pipeviz.simulate import op_durations, simulate
 

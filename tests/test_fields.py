@@ -94,7 +94,7 @@ def test_an_own_order_is_never_read_from_the_url():
 
 
 def test_state_rules_for_an_own_order():
-    from pipeviz.view.own_order import FIELDS as ALL
+    from pipeviz.view.fields import FIELDS as ALL
     from pipeviz.view.state import normalize
 
     base = {k: f.default for k, f in ALL.items()}

@@ -17,7 +17,8 @@ from pipeviz.order import FB
 from pipeviz.text import LANGS, template
 from pipeviz.view import columns, glance
 from pipeviz.view.fields import PRESETS, defaults
-from pipeviz.view.palette import RANK_PALETTE, chunk_palette, contrast, label_color
+from pipeviz.view.palette import RANK_PALETTE, chunk_palette, contrast, label_color, line_style
+from pipeviz.view.state import m_start
 
 OWN_V = {name: spec.fixed_V or 2 for name, spec in SCHEDULES.items()}
 
@@ -107,9 +108,9 @@ def test_an_overlapped_box_names_both_its_micro_batches():
 
 
 def test_lines_emphasise_the_first_and_last_rank_at_large_P():
-    small = glance.line_style(4)
+    small = line_style(4)
     assert set(small["width"]) == {glance.LINE_WIDTH["all"]}
-    big = glance.line_style(16)
+    big = line_style(16)
     thick = np.flatnonzero(big["width"] == big["width"].max())
     assert thick.tolist() == [0, 15]
     assert (big["alpha"][1:15] < 1).all() and (big["alpha"][[0, 15]] == 1).all()
@@ -183,11 +184,11 @@ def test_the_menu_names_the_preset_the_view_is():
 
 def test_the_m_slider_starts_at_the_smallest_m_the_order_accepts():
     base = defaults()
-    assert glance.m_start(base) == 1
-    assert glance.m_start({**base, "schedule": "interleaved", "V": 2}) == 4
-    assert glance.m_start({**base, "schedule": "interleaved", "V": 2, "P": 8}) == 8
-    assert glance.m_start({**base, "schedule": "interleaved", "V": 1, "P": 8}) == 1  # V = 1 is 1F1B
-    assert glance.m_start({**base, "tf": -1.0}) == 1  # invalid for another reason: the field's low
+    assert m_start(base) == 1
+    assert m_start({**base, "schedule": "interleaved", "V": 2}) == 4
+    assert m_start({**base, "schedule": "interleaved", "V": 2, "P": 8}) == 8
+    assert m_start({**base, "schedule": "interleaved", "V": 1, "P": 8}) == 1  # V = 1 is 1F1B
+    assert m_start({**base, "tf": -1.0}) == 1  # invalid for another reason: the field's low
 
 
 # -- names -------------------------------------------------------------------------------------

@@ -14,6 +14,8 @@ from test_js_parity import CONFIGS, SEED
 from pipeviz import Config, ConfigError, Costs, run
 from pipeviz.view import glance
 from pipeviz.view.fields import FIELDS, PRESETS, defaults
+from pipeviz.view.palette import line_style
+from pipeviz.view.state import m_start
 
 pytestmark = pytest.mark.browser
 
@@ -30,7 +32,7 @@ def expected(c: dict):
     legend = glance.legend_values(res)
     out = {
         "legend": {"values": legend, "html": {lang: glance.legend_html(legend, lang) for lang in LANGS}},
-        "lines": {"style": glance.line_style(P), "html": {lang: glance.lines_key_html(P, lang) for lang in LANGS}},
+        "lines": {"style": line_style(P), "html": {lang: glance.lines_key_html(P, lang) for lang in LANGS}},
         "ops": [],
     }
     for rank, limit in ((0, glance.OPS_TABLE_MAX), (P - 1, 7), (P // 2, glance.OPS_TABLE_MAX)):
@@ -107,5 +109,5 @@ def test_matching_preset_and_m_start_match_python(twin_page):
     cases = states()
     got = twin_page.evaluate("(cases) => cases.map((s) => [PipevizExplorer.glance.matchingPreset(s),"
                              " PipevizExplorer.glance.mStart(s)])", cases)
-    assert got == [[glance.matching_preset(s), glance.m_start(s)] for s in cases]
+    assert got == [[glance.matching_preset(s), m_start(s)] for s in cases]
     assert len({g[0] for g in got}) >= 4 and len({g[1] for g in got}) >= 3  # presets and none; several starts

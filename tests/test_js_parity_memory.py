@@ -32,7 +32,7 @@ from pipeviz.memory import PRESETS, Memory, Model, balance_memory, measure_memor
 from pipeviz.stages import parse_weights
 from pipeviz.view import columns, memory_view, readouts
 from pipeviz.view.fields import FIELDS, encode, parse
-from pipeviz.view.state import config, normalize
+from pipeviz.view.state import config, normalize, row_config
 
 pytestmark = pytest.mark.browser
 
@@ -325,7 +325,7 @@ def explorer_expected(state: dict):
     mem = memory_view.memory_of(res, state)
     shown = mem if isinstance(mem, Memory) else None
     values = readouts.readout_values(res)
-    rows = readouts.table_values(res.config, run, lambda name: memory_view.row_config(state, name),
+    rows = readouts.table_values(res.config, run, lambda name: row_config(state, name),
                                  lambda r: memory_view.memory_of(r, state))
     mv = memory_view.memory_values(mem)
     return twin.summary({
@@ -517,7 +517,7 @@ def own_expected(text: str, placement: str, costs) -> dict:
     state = own_state(costs)
     own = run_text(text, placement, Costs(*costs))
     values = readouts.readout_values(own)
-    rows = readouts.table_values(own.config, run, lambda name: memory_view.row_config(state, name),
+    rows = readouts.table_values(own.config, run, lambda name: row_config(state, name),
                                  lambda r: memory_view.memory_of(r, state), own)
     return twin.summary({
         "readout": {"values": values, "html": {lang: readouts.readout_html(values, lang) for lang in LANGS}},

@@ -237,4 +237,4 @@ def test_the_page_in_chinese(page, tmp_path):
 
 def test_page_data_has_both_languages():
     data = page_data()
-    assert set(data["figureTexts"]) == set(data["widgetTexts"]) == set(data["teach"]["texts"]) == {"en", "zh"}
+    assert set(data["figureTexts"]) == set(data["widgetTexts"]) == set(data["features"]["teach"]["texts"]) == {"en", "zh"}

@@ -9,6 +9,7 @@ from pipeviz import Config, Costs, run
 from pipeviz.app import Explorer
 from pipeviz.memory import GIB, measure_memory, preset
 from pipeviz.view.fields import parse
+from pipeviz.view.state import row_config
 
 
 @pytest.fixture
@@ -232,7 +233,7 @@ def test_an_order_of_ones_own_gets_the_gib_its_schedule_gets_in_the_table():
                      tf=costs.tf, tb=costs.tb, tw=costs.tw, comm=costs.comm)
         schedule = run(Config(name, 4, 8, V, costs))
         own = run_text(schedule.order.to_text(), placement, costs)
-        rows = readouts.table_values(own.config, run, lambda n, s=state: memory_view.row_config(s, n),
+        rows = readouts.table_values(own.config, run, lambda n, s=state: row_config(s, n),
                                      lambda r, s=state: memory_view.memory_of(r, s), own)
         theirs = next(r for r in rows[1:] if r["name"] == name)
         assert rows[0]["mem"] == theirs["mem"] and rows[0]["mem"]["peak"] != ""

@@ -481,7 +481,7 @@ def test_dualpipe_v_and_its_t_fb(page, page_file, offline):
     st = state(page)
     assert (st["schedule"], st["tfb"]) == ("dualpipe-v", 2)
     assert_models_match(page, st)  # the F&B boxes' backward halves included
-    # The m slider starts at DeepSeek's 2P (view/glance.m_start): three steps left from 10 stop at 8.
+    # The m slider starts at DeepSeek's 2P (view/state.m_start): three steps left from 10 stop at 8.
     assert page.evaluate("Bokeh.documents[0].get_model_by_name('m').start") == 8
     press(page, 1, "ArrowLeft", 3)
     page.wait_for_function("PipevizExplorer.get().state().m === 8")

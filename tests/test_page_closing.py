@@ -11,7 +11,7 @@ from test_page import assert_models_match, build_page, open_page, settled, state
 
 from pipeviz import Config, run
 from pipeviz.app import Explorer
-from pipeviz.encoder import Encoder
+from pipeviz.config import Encoder
 from pipeviz.order import EB, EF
 
 pytestmark = pytest.mark.browser

@@ -1,7 +1,9 @@
-"""Readouts of the article's closing section: an encoder in the bubbles
+"""The article's closing section in the explorer: an encoder in the bubbles
 (pipeviz.encoder) and activation balancing (pipeviz.balance).
 
-As in `readouts`, values first (`*_values`, compared by the parity tests), then HTML
+Fields: the encoder's placement (or none), e_f, e_b, frozen, and balancing on or off.
+Rule: moving e_f, e_b or frozen with no encoder puts one in the bubbles. Readouts:
+as in `readouts`, values first (`*_values`, compared by the parity tests), then HTML
 from the strings table and the layouts below. Both explorers show `closing_html`
 under the main readout (at once) and `placements_html` under it (with the
 comparison table, after the chart).
@@ -11,26 +13,64 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..balance import MODES
-from ..config import Config
-from ..encoder import PLACES
+from ..config import MODES, PLACES, Config, Encoder
 from ..engine import Result
 from ..errors import ConfigError
 from ..order import EF
-from ..text import fill, template
-from .fields import NO_ENCODER
+from ..text import Msg, fill, msg, template
+from . import markup, readouts
+from .feature import Feature
+from .field import Field
 from .palette import DISPLAY_KIND, KIND_COLORS
-from .readouts import LAYOUTS, compose, num, pct
+from .readouts import num, pct
 
 ENCODER_COLOR = KIND_COLORS[DISPLAY_KIND[EF]]
-FIELD = "encoder"  # the explorer's field holding the placement (view/fields.py)
+FIELD = "encoder"  # the explorer's field holding the placement
+NO_ENCODER = "none"  # that field's value for no encoder
+# The rule: moving one of these with no encoder runs the encoder with this placement
+# (a reader who drags e_f wants to see it).
+ENCODER_KNOBS = ("ef", "eb", "frozen")
+ENCODER_ON = "bubbles"
 
-LAYOUTS.update({
+FIELDS = (
+    # encoder=none runs no encoder.
+    Field(name=FIELD, kind="choice", default=NO_ENCODER, choices=(NO_ENCODER, *PLACES)),
+    Field(name="ef", kind="float", default=0.5, low=0.1, high=50, step=0.1),
+    Field(name="eb", kind="float", default=1.0, low=0.1, high=50, step=0.1),
+    Field(name="frozen", kind="bool", default=False),
+    Field(name="balance", kind="bool", default=False),
+)
+
+# Its own markup; the readouts' (swatches, table cells) it uses too.
+LAYOUTS = {
     "closing": '<div class="pv-closing">{lines}</div>',
     "closing_line": '<div class="pv-closing-line">{text}</div>',
     "place_row": '<tr{current} data-place="{place}">{cells}</tr>',
     "places": '<h4 class="pv-places-title">{title}</h4>{table}<p class="pv-places-note">{note}</p>',
-})
+}
+_MARKUP = {**readouts.LAYOUTS, **LAYOUTS}
+
+
+def compose(layout: str, **parts: str) -> str:
+    return markup.compose(_MARKUP, layout, **parts)
+
+
+def encoder_of(state: dict) -> Encoder | None:
+    """The encoder a state runs: none, or e_f, e_b, placement and frozen."""
+    if state[FIELD] == NO_ENCODER:
+        return None
+    return Encoder(state["ef"], state["eb"], state[FIELD], state["frozen"])
+
+
+def rule(state: dict, changed: set, notes: list[Msg]) -> bool:
+    if state[FIELD] == NO_ENCODER and changed & set(ENCODER_KNOBS) and FIELD not in changed:
+        state[FIELD] = ENCODER_ON
+        notes.append(msg("rule.encoder_on"))
+    return False
+
+
+def configure(cfg: Config, state: dict) -> Config:
+    return cfg.replace(encoder=encoder_of(state), balance="bpipe" if state["balance"] else None)
 
 
 def encoder_values(res: Result) -> dict | None:
@@ -115,8 +155,6 @@ PLACES_HEAD = ("cl.th.place", "cl.th.makespan", "cl.th.pipeline", "cl.th.exposed
 
 def page_data() -> dict:
     """What the page's JavaScript reads of the closing section (encoder.js, balance.js, closing.js)."""
-    from .state import ENCODER_KNOBS, ENCODER_ON
-
     return {"places": list(PLACES), "modes": list(MODES), "field": FIELD, "none": NO_ENCODER, "on": ENCODER_ON,
             "knobs": list(ENCODER_KNOBS), "placesHead": list(PLACES_HEAD)}
 
@@ -136,3 +174,14 @@ def placements_html(rows: list[dict], lang: str = "en") -> str:
     head = "".join(compose("th", text=template(k, lang)) for k in PLACES_HEAD)
     return compose("places", title=template("cl.places", lang), table=compose("table", head=head, rows="".join(out)),
                    note=template("cl.why", lang))
+
+
+FEATURE = Feature(
+    name="closing",
+    fields=FIELDS,
+    engine_fields=tuple(f.name for f in FIELDS),
+    rule=rule,
+    configure=configure,
+    layouts=LAYOUTS,
+    data=page_data,
+)

@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..custom import Stuck
 from ..engine import Result
 from ..order import EB, EF, FB, B
 from ..text import fill, template
-from . import glance, lod, memory_view, own_order
-from .palette import DISPLAY_KIND, KIND_COLORS, MAX_CHUNKS, chunk_palette, label_palette
+from . import lod, memory_figure
+from .palette import DISPLAY_KIND, KIND_COLORS, MAX_CHUNKS, chunk_palette, label_palette, line_style
 
 ROW = 0.38  # half the height of a rank's row of boxes, in rank units
 ROW_PX = 26  # timeline height per rank
@@ -219,7 +220,25 @@ def inflight_steps(res: Result, before: bool = False) -> dict:
         xs.append(np.repeat(t, 2)[1:])  # t0, t1, t1, t2, t2, ..., tk, tk
         ys.append(np.repeat(v, 2)[:-1].astype(np.float32))  # v0, v0, v1, v1, ..., v(k-1), vk
     out = {"xs": xs, "ys": ys, "rank": np.arange(P, dtype=np.float64)}
-    return out if before else {**out, **glance.line_style(P)}  # the dashed lines before balancing: one style
+    return out if before else {**out, **line_style(P)}  # the dashed lines before balancing: one style
+
+
+def stuck_columns(res: Result, row: float, lang: str = "en") -> dict:
+    """Where a deadlocked order stuck: each stuck rank's next op, drawn after its last
+    op that ran in the op's colour, and what it waits for written beside it."""
+    s: Stuck | None = getattr(res, "stuck", None)
+    if s is None:
+        empty = np.zeros(0)
+        return {"left": empty, "right": empty, "top": empty, "bottom": empty, "rank": empty, "color": empty,
+                "x": empty, "y": empty, "op": [], "waits": [], "label": []}
+    r = s.rank.astype(np.float64)
+    color = DISPLAY_KIND[s.kind] * MAX_CHUNKS + chunk_of_stage(res, s.stage)
+    waits = [fill("own.waits", lang, op=w, rank=wr) for w, wr in zip(s.waits, s.waits_rank.tolist())]
+    label = [fill("own.waits_label", lang, op=t, dep=d, rank=wr)
+             for t, d, wr in zip(s.token, s.waits_token, s.waits_rank.tolist())]
+    return {"left": s.left, "right": s.right, "top": r - row, "bottom": r + row, "rank": r,
+            "color": color.astype(np.float64), "x": s.right, "y": r, "op": list(s.op), "waits": waits,
+            "label": label}
 
 
 def timeline_height(P: int) -> int:
@@ -301,14 +320,14 @@ def figure_view(res: Result, unit: str = "micro-batches", lang: str = "en", plot
     sources = {
         "ops": boxes,
         "fb_halves": fb_halves(res, boxes),
-        "stuck_ops": own_order.stuck_columns(res, ROW, lang),
+        "stuck_ops": stuck_columns(res, ROW, lang),
         "labels": labels(res, plot_px),
         "bubbles": bubbles(res, plot_px),
         "bars": inflight_bars(res, unit),
         "steps": inflight_steps(res),
         "steps_before": inflight_steps(res, before=True),
     }
-    more_sources, more_props = memory_view.figure_parts(res, mem, over_time, lang, timeline_height(res.config.P))
+    more_sources, more_props = memory_figure.figure_parts(res, mem, over_time, lang, timeline_height(res.config.P))
     sources.update(more_sources)
     # The over-time lines at every vertex, which a zoom thins again (`over_time_lines`).
     lines = {name: sources[name] for name in LINES}

@@ -1,5 +1,5 @@
 """Read the explorer at a glance: the timeline's key, a keyboard-readable table of one
-rank's ops, which preset (if any) the view is, the in-flight lines' emphasis, and the
+rank's ops, which preset (if any) the view is, the in-flight lines' key, and the
 controls' accessible names. Both explorers show these; static/glance.js is the page's
 twin of everything here that the browser computes (tests/test_glance.py holds it to
 this module).
@@ -11,7 +11,6 @@ table's words and the LAYOUTS below (markup only). Every word is escaped.
 
 from __future__ import annotations
 
-from functools import lru_cache
 from html import escape
 
 import numpy as np
@@ -19,19 +18,22 @@ import numpy as np
 from ..engine import Result
 from ..order import EB, EF, FB, KIND_NAMES, B, F, I, W
 from ..text import fill, template
-from . import state as state_rules
-from .fields import FIELDS, PRESETS
-from .palette import BUBBLE_HATCH, DISPLAY_KIND, DISPLAY_NAMES, MAX_CHUNKS, chunk_palette, label_color
+from .fields import PRESETS
+from .palette import (
+    BUBBLE_HATCH,
+    DISPLAY_KIND,
+    DISPLAY_NAMES,
+    EMPHASIS_ABOVE,
+    LINE_ALPHA,
+    LINE_WIDTH,
+    MAX_CHUNKS,
+    chunk_palette,
+    label_color,
+)
 
 # Op kind code -> the strings table's key naming it (kind.F ... in view/columns.py).
 KIND_KEYS = ("F", "B", "I", "W", "FB", "EF", "EB")
 assert len(KIND_KEYS) == len(KIND_NAMES) and (F, B, I, W, FB, EF, EB) == tuple(range(7))
-
-# The in-flight lines: with more ranks than this, rank 0 and the last rank are drawn
-# thick and the others thin and faint, so that the lines do not fuse into one band.
-EMPHASIS_ABOVE = 4
-LINE_WIDTH = {"all": 1.8, "ends": 2.6, "rest": 1.0}
-LINE_ALPHA = {"all": 1.0, "ends": 1.0, "rest": 0.45}
 OPS_TABLE_MAX = 1000  # rows of the ops table; more are counted, not listed
 
 LAYOUTS = {
@@ -121,17 +123,6 @@ def legend_html(v: dict, lang: str = "en") -> str:
 # -- the in-flight lines ---------------------------------------------------------------
 
 
-def line_style(P: int) -> dict[str, np.ndarray]:
-    """Width and opacity of each rank's in-flight line (columns of the steps source)."""
-    if P <= EMPHASIS_ABOVE:
-        return {"width": np.full(P, LINE_WIDTH["all"]), "alpha": np.full(P, LINE_ALPHA["all"])}
-    width = np.full(P, LINE_WIDTH["rest"])
-    alpha = np.full(P, LINE_ALPHA["rest"])
-    width[[0, P - 1]] = LINE_WIDTH["ends"]
-    alpha[[0, P - 1]] = LINE_ALPHA["ends"]
-    return {"width": width, "alpha": alpha}
-
-
 def lines_key_html(P: int, lang: str = "en") -> str:
     """What the in-flight lines show, under them."""
     key = "lines.ends" if P > EMPHASIS_ABOVE else "lines.all"
@@ -202,36 +193,6 @@ def matching_preset(state: dict) -> str | None:
     return None
 
 
-# -- the m slider ------------------------------------------------------------------------------
-
-
-def m_start(state: dict) -> int:
-    """The m slider's lowest value: the smallest m the schedule accepts with the rest
-    of the state as it is (Megatron's interleaved order: m >= P), so that dragging m
-    never offers a value the order refuses (the slider and the chart would disagree
-    while the rule put m back). The field's low when no m is accepted (the state is
-    invalid for another reason)."""
-    if state.get("custom"):  # an order of one's own: its text may be megabytes, never kept as a key
-        return _first_m(state)
-    # Without one, its text does not matter (and is not kept in the cache).
-    return _m_start(tuple(sorted((k, v) for k, v in state.items() if k not in ("m", "order"))))
-
-
-@lru_cache(maxsize=256)
-def _m_start(rest: tuple) -> int:
-    """m_start for the state `rest` (every field but m and the order's text): each
-    keypress asks it again, and up to 32 configurations are checked (interleaved at P=32)."""
-    return _first_m(dict(rest))
-
-
-def _first_m(state: dict) -> int:
-    f = FIELDS["m"]
-    for m in range(int(f.low), int(f.high) + 1):
-        if state_rules.problem({**state, "m": m}) is None:
-            return m
-    return int(f.low)
-
-
 # -- accessible names ------------------------------------------------------------------------
 
 # Controls whose widget has no name of its own (a slider's handle, a group of
@@ -242,7 +203,7 @@ NAMED = ("schedule", "P", "m", "V", "unit", "lang", "ops_rank", "play_time", "pl
 
 
 def control_names(lang: str = "en") -> dict[str, str]:
-    out = {k: template(FIELDS[k].label_key if k in FIELDS else f"field.{k}", lang) for k in NAMED}
+    out = {k: template(f"field.{k}", lang) for k in NAMED}
     out["readout"] = template("a11y.readout", lang)
     return out
 

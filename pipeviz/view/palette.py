@@ -98,3 +98,21 @@ def as_data() -> dict:
         "rankPalette": list(RANK_PALETTE),
         "maxChunks": MAX_CHUNKS, "paramsColor": PARAMS_COLOR, "overColor": OVER_COLOR, "overText": OVER_TEXT,
     }
+
+
+# The in-flight lines: with more ranks than this, rank 0 and the last rank are drawn
+# thick and the others thin and faint, so that the lines do not fuse into one band.
+EMPHASIS_ABOVE = 4
+LINE_WIDTH = {"all": 1.8, "ends": 2.6, "rest": 1.0}
+LINE_ALPHA = {"all": 1.0, "ends": 1.0, "rest": 0.45}
+
+
+def line_style(P: int) -> dict[str, np.ndarray]:
+    """Width and opacity of each rank's in-flight line (columns of the steps source)."""
+    if P <= EMPHASIS_ABOVE:
+        return {"width": np.full(P, LINE_WIDTH["all"]), "alpha": np.full(P, LINE_ALPHA["all"])}
+    width = np.full(P, LINE_WIDTH["rest"])
+    alpha = np.full(P, LINE_ALPHA["rest"])
+    width[[0, P - 1]] = LINE_WIDTH["ends"]
+    alpha[[0, P - 1]] = LINE_ALPHA["ends"]
+    return {"width": width, "alpha": alpha}

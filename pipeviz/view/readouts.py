@@ -16,9 +16,10 @@ from ..closed_form import fraction_text
 from ..config import Config
 from ..engine import Result
 from ..errors import ConfigError
+from ..memory import GIB
 from ..registry import NAMES, SCHEDULES
 from ..text import Msg, fill, template
-from . import memory_view, own_order
+from . import markup
 from .palette import BEFORE_OUTLINE, KIND_COLORS, W_ONLY_COLOR
 
 # Markup with {slots} for HTML that is already built (never for raw text).
@@ -41,15 +42,13 @@ LAYOUTS = {
     "row": '<tr{current} data-schedule="{name}">{cells}</tr>',
     "td": "<td>{text}</td>",
     "td_span": '<td colspan="{span}">{text}</td>',
+    "parts": '<div class="pv-parts">{text}</div>',
 }
 
 
 def compose(layout: str, **parts: str) -> str:
     """Put HTML parts into a layout (the parts are already escaped)."""
-    out = LAYOUTS[layout]
-    for k, v in parts.items():
-        out = out.replace("{" + k + "}", v)
-    return out
+    return markup.compose(LAYOUTS, layout, **parts)
 
 
 def pct(x: float) -> str:
@@ -115,7 +114,7 @@ def readout_values(res: Result) -> dict:
         "closed": closed_form_text(res) if th is not None else None,
         "agree": res.bubble_agrees,
         "why": th.caveat if th is not None else None,
-        "own": own_order.readout_values(res) if th is None else None,  # an order of one's own
+        "own": own_values(res) if th is None else None,  # an order of one's own
         "makespan": num(mt.makespan),
         "steady": pct(mt.steady_bubble_fraction) if steady else None,
         "peak_mb": num(mt.peak_microbatches[0]),
@@ -124,9 +123,22 @@ def readout_values(res: Result) -> dict:
         "p2p_article": mt.p2p_article,
         "p2p_total": mt.p2p_per_microbatch,
         # unequal stages or comm: the bubble's parts (an order of one's own's too, if it ran)
-        "parts": memory_view.parts_values(res),
+        "parts": parts_values(res),
         "authors": authors_values(res),
     }
+
+
+def own_values(res: Result) -> dict:
+    """What the readout says of an order of one's own (no closed form)."""
+    deadlock = getattr(res, "deadlock", None)
+    return {
+        "P": res.config.P, "m": res.config.m, "V": res.config.V, "placement": res.schedule.placement,
+        "deadlock": deadlock is not None,
+    }
+
+
+def own_verdict(v: dict) -> Msg:
+    return Msg("own.shown", {"P": v["P"], "m": v["m"], "V": v["V"], "placement": v["placement"]})
 
 
 def peak_text(v: dict, lang: str) -> str:
@@ -146,7 +158,7 @@ def readout_html(v: dict, lang: str = "en") -> str:
     return compose(
         "readout",
         bubble=fill("ro.bubble", lang, html=True, sim=v["sim"], closed=v["closed"]),
-        verdict=verdict + memory_view.parts_html(v.get("parts"), lang),
+        verdict=verdict + parts_html(v.get("parts"), lang),
         authors=authors_html(v["authors"], lang),
         summary=summary_html(v, lang),
     )
@@ -165,12 +177,12 @@ def own_readout_html(v: dict, lang: str) -> str:
     """An order of one's own: its simulated numbers, what was read from it, no closed
     form; a deadlocked one says so (the notice names the stuck ops)."""
     own = v["own"]
-    verdict = compose("verdict", cls="own", text=own_order.verdict(own).html(lang))
+    verdict = compose("verdict", cls="own", text=own_verdict(own).html(lang))
     if own["deadlock"]:
         return compose("readout", bubble=fill("own.deadlock", lang, html=True), verdict=verdict, authors="",
                        summary="")
     return compose("readout", bubble=fill("own.bubble", lang, html=True, sim=v["sim"]),
-                   verdict=verdict + memory_view.parts_html(v.get("parts"), lang), authors="", summary=summary_html(v, lang))
+                   verdict=verdict + parts_html(v.get("parts"), lang), authors="", summary=summary_html(v, lang))
 
 
 def bars_key_html(has_w: bool, lang: str = "en", balanced: bool = False) -> str:
@@ -210,7 +222,7 @@ def own_row(res: Result, memory: Callable[[Result], object] | None = None) -> di
         "steady": pct(mt.steady_bubble_fraction), "peak_mb": num(mt.peak_microbatches[0]),
         "peak_chunks": int(mt.peak_chunks[0]), "chunks": res.order.chunks_per_rank,
         "p2p_article": mt.p2p_article, "p2p_total": mt.p2p_per_microbatch, "makespan": mt.makespan,
-        "mem": memory_view.row_memory(memory(res)) if memory else None,
+        "mem": row_memory(memory(res)) if memory else None,
     }
 
 
@@ -237,9 +249,9 @@ def table_values(cfg: Config, run: Callable[[Config], Result], row_config: Calla
             "steady": pct(mt.steady_bubble_fraction), "peak_mb": num(mt.peak_microbatches[0]),
             "peak_chunks": int(mt.peak_chunks[0]), "chunks": res.order.chunks_per_rank,
             "p2p_article": mt.p2p_article, "p2p_total": mt.p2p_per_microbatch,
-            "makespan": mt.makespan, "mem": memory_view.row_memory(memory(res)) if memory else None,
+            "makespan": mt.makespan, "mem": row_memory(memory(res)) if memory else None,
         })
-    memory_view.mark_fastest_fit(rows)
+    mark_fastest_fit(rows)
     return rows
 
 
@@ -261,11 +273,71 @@ def table_html(rows: list[dict], lang: str = "en") -> str:
             for text in (row["sim"], row["closed"], row["steady"], peak, str(row["p2p_article"]), str(row["p2p_total"])):
                 cells.append(compose("td", text=escape(text)))
             if with_memory:
-                cells.append(compose("td", text=memory_view.row_memory_text(row, lang)))
-        classes = memory_view.row_classes(row)
+                cells.append(compose("td", text=row_memory_text(row, lang)))
+        classes = row_classes(row)
         attrs = f' class="{" ".join(classes)}"' if classes else ""
         if row["current"]:
             attrs += ' aria-current="true"'
         out.append(compose("row", current=attrs, name=row["name"], cells="".join(cells)))
     head = "".join(compose("th", text=template(k, lang)) for k in head_keys)
     return compose("table", head=head, rows="".join(out))
+
+
+# -- the table's memory column (with a model) ------------------------------------------------
+
+
+def row_memory(mem) -> dict | None:
+    """A comparison-table row's memory: its tightest rank's peak and whether it fits."""
+    if mem is None:
+        return None
+    if isinstance(mem, Msg):
+        return {"error": mem, "peak": "", "fits": False}
+    return {"error": None, "peak": f"{float(mem.peak.max()) / GIB:.2f}", "fits": mem.fits}
+
+
+def mark_fastest_fit(rows: list[dict]) -> None:
+    """Mark the row with the shortest makespan among those that fit (the first on a tie)."""
+    fits = [row for row in rows if row.get("error") is None and row.get("mem") and row["mem"]["fits"]]
+    if fits:
+        min(fits, key=lambda row: row["makespan"])["best"] = True
+
+
+def row_classes(row: dict) -> list[str]:
+    classes = ["pv-current"] if row["current"] else []
+    mem = row.get("mem")
+    if row.get("error") is None and mem is not None and not mem["fits"]:
+        classes.append("pv-nofit")
+    if row.get("best"):
+        classes.append("pv-best")
+    return classes
+
+
+def row_memory_text(row: dict, lang: str) -> str:
+    """The table's memory cell (HTML): GiB, and in words whether it fits, so that the
+    grey rows and the marked one read without colour."""
+    mem = row["mem"]
+    if mem is None:
+        return ""
+    if mem["error"] is not None:
+        return mem["error"].html(lang)
+    key = "tbl.best" if row["best"] else ("tbl.fits" if mem["fits"] else "tbl.nofit")
+    return fill(key, lang, html=True, v=mem["peak"])
+
+
+# -- the bubble's parts (unequal stages or comm) -------------------------------------------------
+
+
+def parts_values(res: Result) -> dict | None:
+    """The bubble's parts as percentages, where stages differ or comm > 0."""
+    parts = res.bubble_parts
+    if parts is None:
+        return None
+    pct = lambda x: f"{100 * x:.2f}%"  # noqa: E731
+    return {"ideal": pct(parts.ideal), "imbalance": pct(parts.imbalance), "comm": pct(parts.comm),
+            "total": pct(parts.total)}
+
+
+def parts_html(v: dict | None, lang: str = "en") -> str:
+    if v is None:
+        return ""
+    return compose("parts", text=fill("ro.parts", lang, html=True, **v))

@@ -5,40 +5,29 @@ preset, a URL) and returns a state the engine accepts, with a note for each thin
 adjusted. The explorers show the notes until the next change, never an invalid
 chart, and never write an invalid state to the URL.
 
-1. V and the schedule. A schedule with a fixed V (1 for GPipe, 1F1B and ZB-H1/H2,
-   2 for the V-shaped ones) keeps it. Moving V above 1 on 1F1B is the article's
-   step "drag V to 2 or 3": it moves to interleaved 1F1B, which at V = 1 is 1F1B.
-   Interleaved at V = 1 shows 1F1B's order and numbers, and says so.
-2. An order of one's own (view/own_order.py): while it is shown, P, m and V follow
-   it and the rules below do not apply; moving the schedule, P, m or V goes back.
-3. The encoder. Moving e_f, e_b or frozen with no encoder puts one in the bubbles:
-   a reader who drags e_f wants to see it.
-4. m. Where the schedule refuses m (Megatron's interleaved order needs m >= P),
-   m moves to the nearest value it accepts, and the note gives the rule.
-5. The model. A preset sets its shape; changing the shape makes it custom
-   (`memory_view.normalize`).
+Each feature's rule applies in the order of `view/features.py` (an order of one's
+own, V and the schedule, the encoder, the model: see each feature's module), then the
+last rule, for every schedule: where the schedule refuses m (Megatron's interleaved
+order needs m >= P), m moves to the nearest value it accepts, and the note gives the
+rule. `config(state)` is the engine configuration a state shows: the schedule
+feature makes it, the others add their part.
 """
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from ..config import Config
-from ..costs import Costs
-from ..encoder import Encoder
 from ..errors import ConfigError
 from ..registry import SCHEDULES, check
 from ..text import Msg, msg
-from . import memory_view, own_order
-from .fields import FIELDS, NO_ENCODER
+from .closing import NO_ENCODER
+from .features import FEATURES
+from .fields import FIELDS
 
-# The fields the engine reads (config(), and an order of one's own): a change to any
-# other field (unit, lang) redraws without running the engine.
-ENGINE_FIELDS = ("schedule", "P", "m", "V", "tf", "tb", "tw", "comm", "tfb", "encoder", "ef", "eb", "frozen", "balance",
-                 *own_order.OWN_FIELDS, *memory_view.ENGINE_FIELDS)
-# Rule 3: moving one of these with no encoder runs the encoder with this placement.
-ENCODER_KNOBS = ("ef", "eb", "frozen")
-ENCODER_ON = "bubbles"
-# Rule 1's pair: V > 1 on the first is the second (1F1B is interleaved 1F1B with V = 1).
-V_STEP = ("1f1b", "interleaved")
+# The fields the engine reads: a change to any other field (unit, lang) redraws
+# without running the engine.
+ENGINE_FIELDS = tuple(name for f in FEATURES for name in f.engine_fields)
 # Both explorers refresh the comparison table, the sweep and the URL this long after a
 # change (once, however many changes come in between): the chart and its readout are
 # sent and painted first, and a drag is not slowed by them (benchmarks/app.py, page.py).
@@ -49,17 +38,20 @@ LATER_MS = 120
 
 def config(state: dict) -> Config:
     """The engine configuration a state shows (ConfigError if it has none)."""
-    cfg = Config(state["schedule"], state["P"], state["m"], state["V"],
-                 Costs(state["tf"], state["tb"], state["tw"], state["comm"], state.get("tfb") or None),
-                 encoder=encoder_of(state), balance="bpipe" if state["balance"] else None)
-    return memory_view.with_weights(cfg, state)
+    cfg = None
+    for feature in FEATURES:
+        if feature.configure is not None:
+            cfg = feature.configure(cfg, state)
+    return cfg
 
 
-def encoder_of(state: dict) -> Encoder | None:
-    """The encoder a state runs: none, or e_f, e_b, placement and frozen."""
-    if state["encoder"] == NO_ENCODER:
-        return None
-    return Encoder(state["ef"], state["eb"], state["encoder"], state["frozen"])
+def row_config(state: dict, name: str) -> Config:
+    """The comparison table's row for schedule `name`: the state's P, m, V (the
+    schedule's own where fixed), costs, balancing, and stage weights for that row's
+    stages. Like `readouts.table_config`, no encoder: the rows compare schedules (the
+    closing section compares the encoder's placements)."""
+    fixed = SCHEDULES[name].fixed_V
+    return config({**state, "schedule": name, "V": fixed or state["V"], "encoder": NO_ENCODER})
 
 
 def problem(state: dict) -> ConfigError | None:
@@ -74,25 +66,9 @@ def normalize(state: dict, changed) -> tuple[dict, list[Msg]]:
     state = dict(state)
     changed = set(changed)
     notes: list[Msg] = []
-    own, notes = own_order.rule(state, changed)  # an order of one's own: P, m, V follow it
-    if own:
-        return state, notes
-    name, V = state["schedule"], state["V"]
-    fixed = SCHEDULES[name].fixed_V
-    by_v = "V" in changed and "schedule" not in changed  # the V slider moved, nothing else
-    if fixed is not None and V != fixed:
-        if by_v and name == V_STEP[0] and V > 1:
-            state["schedule"] = V_STEP[1]
-            notes.append(msg("rule.to_interleaved", V=V))
-        else:
-            state["V"] = fixed
-            notes.append(msg("rule.v_kept" if by_v else "rule.v_set", name=name, V=fixed))
-    elif name == V_STEP[1] and V == 1 and changed & {"V", "schedule"}:
-        notes.append(msg("rule.interleaved_v1"))
-    if state["encoder"] == NO_ENCODER and changed & set(ENCODER_KNOBS) and "encoder" not in changed:
-        state["encoder"] = ENCODER_ON
-        notes.append(msg("rule.encoder_on"))
-    memory_view.normalize(state, changed, notes)  # 5. a model preset and its shape
+    for feature in FEATURES:
+        if feature.rule is not None and feature.rule(state, changed, notes):
+            return state, notes
     error = problem(state)
     if error is not None:
         m = nearest_m(state)
@@ -112,3 +88,30 @@ def nearest_m(state: dict) -> int | None:
             if f.low <= cand <= f.high and problem({**state, "m": cand}) is None:
                 return cand
     return None
+
+
+def m_start(state: dict) -> int:
+    """The m slider's lowest value: the smallest m the schedule accepts with the rest
+    of the state as it is (Megatron's interleaved order: m >= P), so that dragging m
+    never offers a value the order refuses (the slider and the chart would disagree
+    while the rule put m back). The field's low when no m is accepted (the state is
+    invalid for another reason)."""
+    if state.get("custom"):  # an order of one's own: its text may be megabytes, never kept as a key
+        return _first_m(state)
+    # Without one, its text does not matter (and is not kept in the cache).
+    return _m_start(tuple(sorted((k, v) for k, v in state.items() if k not in ("m", "order"))))
+
+
+@lru_cache(maxsize=256)
+def _m_start(rest: tuple) -> int:
+    """m_start for the state `rest` (every field but m and the order's text): each
+    keypress asks it again, and up to 32 configurations are checked (interleaved at P=32)."""
+    return _first_m(dict(rest))
+
+
+def _first_m(state: dict) -> int:
+    f = FIELDS["m"]
+    for m in range(int(f.low), int(f.high) + 1):
+        if problem({**state, "m": m}) is None:
+            return m
+    return int(f.low)

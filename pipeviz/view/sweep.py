@@ -20,16 +20,16 @@ from ..errors import ConfigError
 from ..registry import NAMES, SCHEDULES, check
 from ..simulate import simulate
 from ..text import template
-from .fields import FIELDS
 from .readouts import table_config
+from .schedule_view import BY_NAME
 
-M_MAX = int(FIELDS["m"].high)
+M_MAX = int(BY_NAME["m"].high)
 M_POINTS = tuple(m for m in (1, 2, 4, 8, 16, 32, 64, 128) if m <= M_MAX)  # simulated
 # The closed form's line: every m up to 16, then steps of about 10% (a smooth line on
 # a log axis for a fraction of the cost of every m), the simulated m's included.
 M_LINE = tuple(sorted({*range(1, min(16, M_MAX) + 1), *M_POINTS,
                        *(m for m in (round(16 * 1.1**k) for k in range(40)) if m <= M_MAX), M_MAX}))
-V_MAX = int(FIELDS["V"].high)
+V_MAX = int(BY_NAME["V"].high)
 V_SCHEDULE = "interleaved"  # the schedule whose V is free
 
 

@@ -25,9 +25,10 @@ from ..engine import Result
 from ..order import FB, KIND_NAMES, I
 from ..text import fill, template
 from . import columns, readouts
-from .fields import Field, register
+from .feature import Feature
+from .field import Field
 
-register(
+FIELDS = (
     Field(name="critical", kind="bool", default=False),
     Field(name="projector", kind="bool", default=False),
 )
@@ -324,3 +325,6 @@ def as_data() -> dict:
         "labelGlyphs": list(LABEL_GLYPHS), "slideLegendPx": SLIDE_LEGEND_PX, "slideLinePx": SLIDE_LINE_PX,
         "texts": {lang: texts(lang) for lang in LANGS},
     }
+
+
+FEATURE = Feature(name="teach", fields=FIELDS, data=as_data)

@@ -1,0 +1,24 @@
+"""The explorer's features, listed once. Both explorers show exactly these.
+
+Each feature declares what it adds (`view/feature.py`): its fields, its state rule,
+its part of the engine's Config, its readouts' markup and its JavaScript's data. The
+field table (`view/fields.py`), the state rules (`view/state.py`) and the page's data
+(`pipeviz/page.py`) iterate this list; nothing below it imports a feature by name.
+
+The order is the order the rules apply in, and the order of the fields: an order of
+one's own comes first, because while it is shown P, m and V are its own and the
+schedules' rules after it do not apply.
+"""
+
+from __future__ import annotations
+
+from . import closing, memory_view, own_order, schedule_view, teach
+from .feature import Feature
+
+FEATURES: tuple[Feature, ...] = (
+    own_order.FEATURE,  # an order of one's own: view/own_order.py
+    schedule_view.FEATURE,  # the schedule, P, m, V, the costs, unit and language
+    closing.FEATURE,  # the article's closing section: an encoder in the bubbles, balancing
+    memory_view.FEATURE,  # a model: bytes per rank, unequal stages
+    teach.FEATURE,  # the teaching toggles: critical path, projector
+)
