@@ -1,71 +1,44 @@
-"""What a `panel serve` process needs so that a class can use one server: every
-resource from the server itself, and sessions that close without server errors.
+"""What a `panel serve` process needs so that one server can hold a class: every
+resource from the server itself, sessions that close without server errors, and
+updates that leave the server as soon as they are ready.
 
-Two findings under load (50 browsers on one process, 2 cores), each reproduced in
-tests/test_serving.py:
+`install()` runs once per process (`panel serve app.py --setup serve_setup.py`, as
+scripts/serve runs it); app.py calls `local_resources()` and `quiet_closed_sockets()`
+as each session starts.
 
-1. Panel's CSS from its public CDN. Panel writes a component's stylesheets as CDN
-   URLs and rewrites them to the server's own path using the document's `dist_url`
-   template variable, which it sets only when it renders the HTML page of a session
-   (`server_html_page_for_session`). Under load a browser opens its websocket more
-   than 15 s after the page was served (Bokeh's `unused_session_lifetime`), Bokeh has
-   discarded that unused session, and it builds a new one for the websocket: that
-   document never had a page rendered, so every stylesheet kept its CDN URL and
-   each browser fetched default, native, button, listpanel, loading, select (and
-   markdown, alerts...) from the CDN. A script's session (`bokeh.client.pull_session`)
-   takes the same path every time. `local_resources()`, called by app.py before any
-   model exists, sets `dist_url` on the session's document as Panel's page render
-   would, so every session resolves to the server whichever way it was created.
+- `local_resources()`: Panel writes a component's stylesheets as CDN URLs and rewrites
+  them to the server's own path with the document's `dist_url` template variable,
+  which it sets only when it renders a session's HTML page. A session Bokeh builds for
+  a websocket (the page's own session expired before its socket opened, as under a
+  class's load, or a script's `bokeh.client.pull_session`) never had a page rendered.
+  This sets `dist_url` on every session's document before any model exists, so every
+  stylesheet comes from this server.
+- `install()`'s closing guards: Bokeh's keep-alive ping may release the session of a
+  connection whose socket has closed before Tornado runs that connection's `on_close`,
+  or a last PATCH-DOC the page sent as it went away; Bokeh then asserts the session is
+  there. The guarded handlers skip a connection whose session is gone (logged as
+  information). app.py's deferred updates skip a session with no open connection
+  (`has_viewer`).
+- `quiet_closed_sockets()`: a browser that leaves while a write to it is in flight
+  leaves a task whose WebSocketClosedError nobody retrieves. The event loop's
+  exception handler logs that one case as information and passes every other
+  exception on unchanged.
+- `inline_small_buffers()`: Bokeh sends each numpy column as a binary buffer, which
+  Panel writes as two websocket messages, and the browser pays for each message
+  whatever its size. A column under INLINE_BYTES goes inside its message's JSON
+  instead (Bokeh's own inline form, gzip then base64), so a keypress is a handful of
+  messages.
+- `prompt_patches()`: when a Bokeh message holds the socket's write lock (the OK the
+  server sends for each message from the browser), Panel keeps an update's patch and
+  retries 10 ms later; this waits for the lock and sends the patch as soon as it is
+  free.
+- `freeze_startup()`: the objects made at import (Bokeh's, Panel's and pipeviz's,
+  alive as long as the process) are moved out of Python's full collections
+  (`gc.freeze()`), which otherwise pause a keypress now and then; sessions' objects
+  are collected as before, so a closed session is still freed.
 
-2. AssertionError tracebacks as sessions close. Bokeh's keep-alive ping
-   (`BokehTornado._keep_alive`) detaches the session of a connection whose socket
-   has closed; when Tornado then runs that connection's `on_close`, or a last
-   PATCH-DOC the browser sent while its page went away (its plot sizes going to 0),
-   Bokeh reads `connection.session` and asserts it is there. pipeviz does not cause
-   the detach (it happens whenever the event loop learns of a closed socket from the
-   ping before it runs on_close, which a busy loop makes likely); `install()` makes
-   both paths skip a connection whose session is already gone. pipeviz's own
-   deferred updates (app.py's `_later`, a timeout) skip a session with no open
-   connection (`has_viewer`).
-
-3. "Task exception was never retrieved: WebSocketClosedError" when a browser goes
-   away without a closing handshake while a write to it is in flight: Tornado's
-   `write_message` wraps each write in a task of its own, and when the coroutine
-   that awaits it is dropped with the session, nothing retrieves the task's
-   exception, so asyncio logs it as an error with a traceback. The browser is gone
-   and the session is closing; `quiet_closed_sockets()`, called by app.py as each
-   session starts, gives the server's event loop an exception handler that logs this
-   one case as information and passes every other exception on unchanged.
-
-4. Time spent per websocket message, not per byte. Bokeh sends each numpy column of a
-   PATCH-DOC as a binary buffer, and Panel writes every buffer as two websocket
-   messages (its header, then its bytes). A keypress at the defaults changes 57
-   columns: 117 messages, which the browser took about 25 ms to receive however
-   small they were; at P=32, m=128, V=8, 245 messages. `inline_small_buffers()`
-   writes a column under INLINE_BYTES into the message's JSON, gzipped and base64
-   (Bokeh's own encoding when it does not defer buffers; its clients read both), so a keypress is
-   a handful of messages: keypress to repaint 98 -> 82 ms at the defaults and 174 ->
-   129 ms at the sliders' ends (benchmarks/app.py's probe, 60 ms between keys).
-
-5. A 10 ms wait in every keypress. The server acknowledges each message the browser
-   sends (a slider's key sends two: its value and its throttled value) with an OK of
-   three frames, and holds the socket's write lock until all three are out; the
-   keypress's own update runs in between, so when it ends the lock is still held.
-   Panel then keeps the update's patch and tries again in 10 ms (`asyncio.sleep(0.01)`
-   in `panel.io.document._dispatch_msgs`), though the OK is out a millisecond later.
-   `prompt_patches()` waits for the lock itself and sends the patch as it is freed:
-   the patch left the server 10 ms sooner in most keypresses.
-
-6. Pauses of 140-190 ms. Python's collector now and then walks every object the
-   process holds: two such walks in a run of 15 keypresses at the defaults (one
-   session), each a pause for whatever keypress comes in. 160,000 of those objects
-   are Bokeh's, Panel's and pipeviz's own, made at import and alive for as long as
-   the process: a full collection took 92 ms for them alone, and 146 ms with one
-   session open. `freeze_startup()`, once the modules are imported, moves them out of
-   the collector's walks (`gc.freeze()`); sessions' objects are collected as before,
-   so a closed session is still freed.
-
-`install()` runs once per process: `panel serve app.py --setup serve_setup.py`.
+tests/test_serving.py reproduces each case; what they measured is in
+docs/performance.md ("The served app's process").
 """
 
 from __future__ import annotations
@@ -105,8 +78,8 @@ def has_viewer() -> bool:
 
 
 def quiet_closed_sockets() -> None:
-    """Log a write to a closed websocket that nobody awaited as information (finding 3);
-    every other unhandled exception still reaches the loop's handler."""
+    """Log a write to a closed websocket that nobody awaited as information (see the
+    module docstring); every other unhandled exception still reaches the loop's handler."""
     import asyncio
 
     try:
@@ -136,8 +109,9 @@ def closed_socket_handler(previous):
     return handler
 
 
-# A column this small goes into its message's JSON as base64 (finding 4); a larger one
-# stays a binary buffer, where a message's own cost is small beside its bytes.
+# A column this small goes into its message's JSON as base64 (see the module
+# docstring); a larger one stays a binary buffer, where a message's own cost is small
+# beside its bytes.
 INLINE_BYTES = 64 * 1024
 
 
@@ -163,8 +137,8 @@ def inline_small_buffers() -> None:
 
 def prompt_patches() -> None:
     """Panel's patch writer, entered only once no Bokeh message holds a socket's
-    write lock (finding 5); Panel's own check and retry stay as they are, for a lock
-    taken again before it runs."""
+    write lock (see the module docstring); Panel's own check and retry stay as they
+    are, for a lock taken again before it runs."""
     from panel.io import document
 
     if getattr(document._dispatch_msgs, "_pipeviz", False):
@@ -185,7 +159,8 @@ def prompt_patches() -> None:
 
 def freeze_startup() -> None:
     """The objects of every module a session uses, out of the collector's full walks
-    (finding 6): imported first, their cyclic garbage collected, then frozen."""
+    (see the module docstring): imported first, their cyclic garbage collected, then
+    frozen."""
     import gc
 
     import pipeviz.app  # noqa: F401  (what app.py imports, before any session)
