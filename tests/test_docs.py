@@ -150,3 +150,15 @@ def test_every_path_in_where_things_go_exists():
     assert len(paths) > 50  # the section still lists the tree
     missing = [p for p in paths if not (ROOT / p).exists()]
     assert not missing, "README's 'Where things go' names paths that do not exist: " + ", ".join(missing)
+
+
+def test_no_table_cell_splits_on_a_pipe_in_code():
+    """Markdown tables split cells on every |, inside `code` too: write "or" instead."""
+    found = []
+    for p in sources():
+        if p.suffix != ".md":
+            continue
+        for n, line in enumerate(p.read_text("utf-8").splitlines(), start=1):
+            if line.startswith("|"):
+                found += [f"{p.relative_to(ROOT)}:{n}: {span}" for span in re.findall(r"`([^`]*)`", line) if "|" in span]
+    assert not found, "\n".join(found)
