@@ -96,7 +96,7 @@ def test_closing_paths_skip_a_released_session():
 
 
 def test_a_write_to_a_closed_socket_is_not_logged_as_an_error(caplog):
-    """Finding 3: a write to a websocket whose browser left is information; any other
+    """quiet_closed_sockets(): a write to a websocket whose browser left is information; any other
     unhandled exception still reaches the previous handler."""
     import asyncio
     import logging
@@ -174,7 +174,7 @@ def test_pages_under_concurrency_request_nothing_outside_the_server(browser):
 
 
 def test_small_columns_travel_inline_and_large_ones_as_buffers():
-    """Finding 4: a PATCH-DOC carries columns under INLINE_BYTES in its JSON (one
+    """inline_small_buffers(): a PATCH-DOC carries columns under INLINE_BYTES in its JSON (one
     websocket message in all) and larger ones as binary buffers, which Bokeh's
     client reads alike: the values arrive unchanged either way."""
     import numpy as np
