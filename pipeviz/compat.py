@@ -1,5 +1,5 @@
 """Every place pipeviz reaches into Bokeh's or Panel's internals, in one module (the
-browser's are in static/compat.js).
+browser's are in static/paint.js).
 
 pipeviz pins bokeh and panel (requirements.txt and pyproject.toml name the same
 versions, `TESTED` here). Each patch says what it changes, why, and the figure that
