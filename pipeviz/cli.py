@@ -18,6 +18,8 @@ from .config import PLACES, Config, Encoder
 from .costs import COST_MAX, COST_MIN, MAY_BE_ZERO, Costs
 from .errors import ConfigError, DeadlockError, PipevizError
 from .order import PLACEMENTS
+from .text import fill
+from .view.schedule_view import V_STEP
 
 EXIT_USAGE = 2
 MAX_TEXT_WIDTH = 10_000  # columns of `show`'s text timeline
@@ -219,8 +221,12 @@ def _config(args: argparse.Namespace) -> Config:
     if getattr(args, "placement", None) is not None:
         raise CliError("--placement applies to --order FILE; a schedule has its own placement")
     name = args.schedule or "1f1b"
+    if (name, args.V is not None and args.V > 1) == (V_STEP[0], True):
+        # The explorers' rule (view/schedule_view.py): V > 1 on 1F1B is interleaved 1F1B.
+        name = V_STEP[1]
+        print(f"pipeviz: {fill('rule.to_interleaved', 'en', V=args.V)}", file=sys.stderr)
     spec = registry.get(name)
-    V = args.V if args.V is not None else (spec.fixed_V or 2)
+    V = args.V if args.V is not None else spec.own_V(1)
     P = args.P if args.P is not None else 4
     m = args.m if args.m is not None else 8
     cfg = Config(name, P, m, V, _costs(args), args.G, encoder=_encoder(args), balance=args.balance)

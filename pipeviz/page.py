@@ -55,6 +55,7 @@ from bokeh.models import (
     TextAreaInput,
     TextInput,
     Toggle,
+    Widget,
 )
 from bokeh.resources import Resources
 
@@ -66,10 +67,10 @@ from .custom import MAX_TEXT
 from .errors import ConfigError
 from .registry import NAMES, SCHEDULES
 from .render.figures import HIDE_EMPTY, Figures
-from .render.style import PAGE_CSS, READOUT_CSS
+from .render.style import PAGE_CSS, READOUT_CSS, TOUCH_CSS
 from .text import template
 from .view import columns, glance, lod, palette, sweep
-from .view.columns import CHUNKS, LABEL_PX_PER_CHAR, ROW, ROW_PX
+from .view.columns import CHUNKS, LABEL_PAD_PX, LABEL_PX_PER_CHAR, ROW, ROW_PX
 from .view.features import FEATURES
 from .view.fields import FIELDS, MAX_RAW, PRESETS, defaults
 from .view.readouts import LAYOUTS, MEMORY_HEAD, TABLE_HEAD
@@ -114,7 +115,8 @@ def page_data() -> dict:
         "layouts": layouts(),
         "tableHead": list(TABLE_HEAD),
         "tableMemoryHead": MEMORY_HEAD,
-        "consts": {"row": ROW, "rowPx": ROW_PX, "labelPxPerChar": LABEL_PX_PER_CHAR, "chunksUnit": CHUNKS,
+        "consts": {"row": ROW, "rowPx": ROW_PX, "labelPxPerChar": LABEL_PX_PER_CHAR, "labelPadPx": LABEL_PAD_PX,
+                   "chunksUnit": CHUNKS,
                    "plotPx": Figures().plot_px, "hideEmpty": list(HIDE_EMPTY),
                    "lod": {"minPx": lod.MIN_PX, "outlinePx": lod.OUTLINE_PX, "cull": lod.CULL,
                            "bubblePx": lod.BUBBLE_PX, "stepPx": lod.STEP_PX}},
@@ -176,31 +178,47 @@ TEMPLATE = """
 {% endblock %}
 {% block contents %}
 <div class="pv-page" lang="{{ lang }}">
-  <div class="pv-controls">{{ embed(roots.layout_controls) }}</div>
-  <div class="pv-main">
-    <div id="pv-notice" class="pv-notice" role="status" hidden></div>
-    <div id="pv-readout" class="pv-readout-box" role="status" aria-live="polite"></div>
-    <div id="pv-closing" class="pv-readout-box" role="status" aria-live="polite"></div>
-    <div id="pv-legend" class="pv-legend-box"></div>
-    <div class="pv-charts-row">
-      <div class="pv-charts">{{ embed(roots.layout_charts) }}<div id="pv-lines-key" class="pv-lines-box"></div></div>
-      <div class="pv-bars">{{ embed(roots.layout_bars) }}<div id="pv-bars-key" class="pv-bars-key"></div></div>
-    </div>
-    <div id="pv-places" class="pv-readout-box"></div>
-    <details id="pv-ops" class="pv-ops-details"><summary id="pv-ops-summary">{{ ops_title }}</summary>
-      <label class="pv-ops-rank"><span id="pv-ops-rank-label">{{ ops_rank }}</span>
-        <select id="pv-ops-rank" aria-labelledby="pv-ops-rank-label"><option value="0">0</option></select></label>
-      <div id="pv-ops-table"></div>
-    </details>
-    <div id="pv-memory-readout" class="pv-readout-box" role="status" aria-live="polite" hidden></div>
-    <div class="pv-charts-row">
-      <div class="pv-charts">{{ embed(roots.layout_memory) }}</div>
-      <div class="pv-bars"><div id="pv-memory-key" class="pv-bars-key" hidden></div></div>
-    </div>
-    <h3 id="pv-table-title" style="margin:8px 5px 4px">{{ table_title }}</h3>
-    <div id="pv-table" class="pv-table-root"></div>
-    <div class="pv-sweep"><div class="pv-sweep-m">{{ embed(roots.layout_sweep_m) }}</div>
-      <div class="pv-sweep-v">{{ embed(roots.layout_sweep_v) }}</div></div>
+  <header class="pv-head">
+    <div class="pv-title">{{ embed(roots.tagline) }}</div>
+    <a class="pv-more-link" href="#pv-more" id="pv-more-link">{{ more }}</a>
+    <div class="pv-lang">{{ embed(roots.lang) }}</div>
+    <div class="pv-preset">{{ embed(roots.preset) }}</div>
+  </header>
+  <div class="pv-bar" role="group" aria-label="{{ bar_label }}">
+    <div class="pv-bar-schedule">{{ embed(roots.schedule) }}</div>
+    <div class="pv-bar-slider">{{ embed(roots.P) }}</div>
+    <div class="pv-bar-slider">{{ embed(roots.m) }}</div>
+    <div class="pv-bar-slider">{{ embed(roots.V) }}</div>
+  </div>
+  <div class="pv-body">
+    <main class="pv-main">
+      <div class="pv-slot"><div id="pv-notice" class="pv-notice" role="status" hidden></div>
+        <div id="pv-summary" class="pv-summary">{{ summary }}</div></div>
+      <div id="pv-readout" class="pv-readout-box" role="status" aria-live="polite"></div>
+      <div id="pv-closing" class="pv-readout-box" role="status" aria-live="polite"></div>
+      <div id="pv-legend" class="pv-legend-box"></div>
+      <div class="pv-charts-grid">
+        <div class="pv-tl">{{ embed(roots.layout_timeline) }}</div>
+        <div class="pv-bars">{{ embed(roots.layout_bars) }}<div id="pv-bars-key" class="pv-bars-key"></div></div>
+        <div class="pv-ot">{{ embed(roots.layout_over_time) }}<div id="pv-lines-key" class="pv-lines-box"></div></div>
+      </div>
+      <div id="pv-places" class="pv-readout-box"></div>
+      <details id="pv-ops" class="pv-ops-details"><summary id="pv-ops-summary">{{ ops_title }}</summary>
+        <label class="pv-ops-rank"><span id="pv-ops-rank-label">{{ ops_rank }}</span>
+          <select id="pv-ops-rank" aria-labelledby="pv-ops-rank-label"><option value="0">0</option></select></label>
+        <div id="pv-ops-table"></div>
+      </details>
+      <div id="pv-memory-readout" class="pv-readout-box" role="status" aria-live="polite" hidden></div>
+      <div class="pv-charts-row">
+        <div class="pv-charts">{{ embed(roots.layout_memory) }}</div>
+        <div class="pv-bars"><div id="pv-memory-key" class="pv-bars-key" hidden></div></div>
+      </div>
+      <h3 id="pv-table-title" style="margin:8px 5px 4px">{{ table_title }}</h3>
+      <div id="pv-table" class="pv-table-root"></div>
+      <div class="pv-sweep"><div class="pv-sweep-m">{{ embed(roots.layout_sweep_m) }}</div>
+        <div class="pv-sweep-v">{{ embed(roots.layout_sweep_v) }}</div></div>
+    </main>
+    <aside class="pv-more" id="pv-more" aria-label="{{ more }}">{{ embed(roots.layout_controls) }}</aside>
   </div>
 </div>
 {% endblock %}
@@ -224,7 +242,7 @@ class InlineOnly(Resources):
 
 # Markup around words on the page's Divs (the words are escaped into {text}).
 DIV_LAYOUTS = {
-    "tagline": "<h2 style='margin:4px 0'>pipeviz</h2>{text}",
+    "tagline": "<b style='font-size:19px'>pipeviz</b> <span style='font-size:13px;color:#444'>{text}</span>",
     "unit_label": "<b>{text}</b>",
     "over_time_label": "<b>{text}</b>",
     "costs_note": "{text}",
@@ -244,20 +262,24 @@ def widget_texts(lang: str) -> dict:
     switches language."""
     t = lambda key: template(key, lang)  # noqa: E731
     out: dict = {key: {"title": t(FIELDS[key].label_key)} for key in ("P", "m", "V", "tf", "tb", "tw", "comm", "tfb", "ef", "eb")}
-    out["schedule"] = {"labels": [f"{t(f'sched.{n}.title')}: {t(f'sched.{n}.summary')}" for n in NAMES]}
+    # A menu of the schedules' names; the chosen one's summary is the line under the bar (#pv-summary).
+    out["schedule"] = {"title": t("field.schedule"), "options": [[n, t(f"sched.{n}.title")] for n in NAMES]}
     for key in ("unit", "lang", "placement", "encoder"):
         out[key] = {"labels": [t(f"choice.{key}.{c}") for c in FIELDS[key].choices]}
     for key in ("frozen", "balance", "untied"):  # a one-box CheckboxGroup: its label names the box (Checkbox's does not)
         out[key] = {"labels": [t(FIELDS[key].label_key)]}
     # Your own order (view/own_order.py): the box, its switch, "Edit this schedule".
     out["order"] = {"title": t("field.order"), "placeholder": t("own.placeholder")}
-    out["custom"] = {"label": t("field.custom")}
+    out["own-show"] = {"label": t("field.custom")}
+    out["own-back"] = {"label": t("own.back")}
     out["edit"] = {"label": t("own.edit")}
     out["own-toggle"] = {"label": t("own.title")}
     # The menu names the preset the view is, or shows its prompt (view/glance.matching_preset).
     out["preset"] = {"title": t("field.preset"),
                      "options": [["", t("preset.prompt")], *([p, t(f"preset.{p}")] for p in PRESETS)]}
     out["costs-toggle"] = {"label": t("costs.title")}
+    out["closing-toggle"] = {"label": t("group.closing")}
+    out["display-toggle"] = {"label": t("group.display")}
     out.update({key: {"label": t(FIELDS[key].label_key)} for key in TOGGLES})
     for key in MODEL_SELECTS:
         out[key] = {"title": t(f"field.{key}"), "options": [[c, t(f"choice.{key}.{c}")] for c in FIELDS[key].choices]}
@@ -273,9 +295,9 @@ def widget_texts(lang: str) -> dict:
     return out
 
 
-def widgets(cfg: Config, lang: str) -> dict:
+def widgets(cfg: Config, lang: str, touch: InlineStyleSheet) -> dict:
     """One Bokeh widget per field the page shows, named after the field (and the
-    preset menu), labelled in `lang`."""
+    preset menu), labelled in `lang`; `touch` gives the bar's widgets their touch targets."""
     texts = widget_texts(lang)
     c = cfg.costs
 
@@ -283,7 +305,7 @@ def widgets(cfg: Config, lang: str) -> dict:
         f = FIELDS[key]
         # No bubble over the handle while dragging: it covered the title, which shows the value.
         return Slider(start=f.low, end=f.high, step=1, value=value, sizing_mode="stretch_width", name=key,
-                      tooltips=False, **texts[key])
+                      tooltips=False, stylesheets=[touch], **texts[key])
 
     def spinner(key: str, value: float) -> Spinner:
         f = FIELDS[key]
@@ -301,10 +323,8 @@ def widgets(cfg: Config, lang: str) -> dict:
     enc = cfg.encoder
 
     return dict(
-        schedule=choice(
-            "schedule", cfg.schedule, cls=RadioGroup, sizing_mode="stretch_width",
-            stylesheets=[InlineStyleSheet(css="label { white-space: normal !important; line-height: 1.25; }")],
-        ),
+        schedule=Select(value=cfg.schedule, name="schedule", sizing_mode="stretch_width", stylesheets=[touch],
+                        **texts["schedule"]),
         P=slider("P", cfg.P), m=slider("m", cfg.m), V=slider("V", cfg.V),
         tf=spinner("tf", c.tf), tb=spinner("tb", c.tb), tw=spinner("tw", c.tw), comm=spinner("comm", c.comm),
         tfb=spinner("tfb", c.tfb or 0.0),
@@ -317,9 +337,8 @@ def widgets(cfg: Config, lang: str) -> dict:
         order=TextAreaInput(value="", rows=8, max_length=MAX_TEXT, sizing_mode="stretch_width", name="order",
                             stylesheets=[InlineStyleSheet(css="textarea { font-family: monospace; }")], **texts["order"]),
         placement=choice("placement", FIELDS["placement"].default, orientation="vertical", sizing_mode="stretch_width"),
-        custom=Toggle(active=False, button_type="primary", sizing_mode="stretch_width", name="custom", **texts["custom"]),
         preset=Select(value=glance.matching_preset({**defaults(), **state_of(cfg), "lang": lang}) or "",
-                      name="preset", **texts["preset"]),
+                      name="preset", sizing_mode="stretch_width", stylesheets=[touch], **texts["preset"]),
         **{key: Toggle(active=bool(FIELDS[key].default), name=key, **texts[key]) for key in TOGGLES},
         **model_widgets(texts),
     )
@@ -354,7 +373,8 @@ def document_html(cfg: Config, lang: str, script_tags: str) -> str:
     hand every event to static/explorer.js (PipevizExplorer.handle), which finds the
     models by name."""
     figs = Figures()
-    ui = widgets(cfg, lang)
+    touch = InlineStyleSheet(css=TOUCH_CSS)  # one sheet for every widget that needs it
+    ui = widgets(cfg, lang, touch)
     texts = widget_texts(lang)
 
     def callback(what: str, key: str = "") -> CustomJS:
@@ -368,42 +388,51 @@ def document_html(cfg: Config, lang: str, script_tags: str) -> str:
                             callback("change", key))
     edit = Button(sizing_mode="stretch_width", name="edit", **texts["edit"])
     edit.js_on_event("button_click", callback("edit"))
-    own_box = column(
-        Div(styles={"font-size": "12px"}, sizing_mode="stretch_width", name="own_note", **texts["own_note"]),
-        edit, ui["order"], Div(name="placement_label", **texts["placement_label"]), ui["placement"], ui["custom"],
-        visible=False, sizing_mode="stretch_width",
-    )
-    own_toggle = Toggle(active=False, name="own-toggle", **texts["own-toggle"])
-    own_toggle.js_link("active", own_box, "visible")
-    costs_box = column(
-        Div(styles={"font-size": "12px"}, sizing_mode="stretch_width", name="costs_note", **texts["costs_note"]),
-        # One cost a line: side by side, the longer labels ran into each other.
-        ui["tf"], ui["tb"], ui["tw"], ui["comm"], ui["tfb"], visible=False, sizing_mode="stretch_width",
-    )
-    costs_toggle = Toggle(active=False, name="costs-toggle", **texts["costs-toggle"])
-    costs_toggle.js_link("active", costs_box, "visible")
-    model_box = column(
-        ui["model"], row(ui["hbm"], ui["t"]), ui["act"], row(ui["s"], ui["b"]), row(ui["L"], ui["h"]),
-        row(ui["a"], ui["vocab"]), ui["untied"], ui["bpp"], ui["stages"], ui["weights"], ui["embed"], ui["head"],
-        Div(styles={"font-size": "12px"}, sizing_mode="stretch_width", name="model_note", **texts["model_note"]),
-        visible=False, sizing_mode="stretch_width",
-    )
-    model_toggle = Toggle(active=False, name="model-toggle", **texts["model-toggle"])
-    model_toggle.js_link("active", model_box, "visible")
+    # "Show my order" shows what the box holds now, however often it is pressed; "Back to
+    # the schedules" leaves it (a toggle took a second press after an edit).
+    show_own = Button(button_type="primary", sizing_mode="stretch_width", name="own-show", **texts["own-show"])
+    show_own.js_on_event("button_click", callback("own", "show"))
+    back_own = Button(sizing_mode="stretch_width", name="own-back", **texts["own-back"])
+    back_own.js_on_event("button_click", callback("own", "back"))
+
+    def group(name: str, *children, note: str | None = None):
+        """A folded group of settings: its toggle, and its box shown while the toggle is on."""
+        toggle = Toggle(active=False, name=f"{name}-toggle", sizing_mode="stretch_width", stylesheets=[touch],
+                        **texts[f"{name}-toggle"])
+        head = [Div(styles={"font-size": "12px"}, sizing_mode="stretch_width", name=note, **texts[note])] if note else []
+        box = column(*head, *children, visible=False, sizing_mode="stretch_width", name=f"{name}-box")
+        toggle.js_link("active", box, "visible")
+        return [toggle, box]
+
     controls = column(
-        Div(sizing_mode="stretch_width", name="tagline", **texts["tagline"]),
-        ui["lang"], ui["preset"], ui["schedule"], ui["P"], ui["m"], ui["V"], costs_toggle, costs_box,
-        model_toggle, model_box, own_toggle, own_box,
-        Div(name="unit_label", **texts["unit_label"]), ui["unit"], ui["balance"],
-        Div(name="over_time_label", **texts["over_time_label"]), ui["over_time_unit"],
-        Div(name="encoder_label", **texts["encoder_label"]), ui["encoder"], ui["ef"], ui["eb"], ui["frozen"],
-        row(*(ui[key] for key in TOGGLES)),
+        # One cost a line: side by side, the longer labels ran into each other.
+        *group("costs", ui["tf"], ui["tb"], ui["tw"], ui["comm"], ui["tfb"], note="costs_note"),
+        *group("model", ui["model"], row(ui["hbm"], ui["t"], sizing_mode="stretch_width"), ui["act"],
+               row(ui["s"], ui["b"], sizing_mode="stretch_width"), row(ui["L"], ui["h"], sizing_mode="stretch_width"),
+               row(ui["a"], ui["vocab"], sizing_mode="stretch_width"), ui["untied"], ui["bpp"], ui["stages"],
+               ui["weights"], ui["embed"], ui["head"],
+               Div(styles={"font-size": "12px"}, sizing_mode="stretch_width", name="model_note", **texts["model_note"])),
+        *group("own", edit, ui["order"], Div(name="placement_label", **texts["placement_label"]), ui["placement"],
+               show_own, back_own, note="own_note"),
+        *group("closing", Div(name="encoder_label", **texts["encoder_label"]), ui["encoder"], ui["ef"], ui["eb"],
+               ui["frozen"], ui["balance"]),
+        *group("display", Div(name="unit_label", **texts["unit_label"]), ui["unit"],
+               Div(name="over_time_label", **texts["over_time_label"]), ui["over_time_unit"],
+               row(*(ui[key] for key in TOGGLES))),
         name="layout_controls", sizing_mode="stretch_width",
     )
     doc = Document(title=template("page.title", lang))
+    # The head and the article's bar: each widget a root of its own, laid out by the page's CSS.
+    doc.add_root(Div(sizing_mode="stretch_width", name="tagline", **texts["tagline"]))
+    for key in ("lang", "preset", "schedule", "P", "m", "V"):
+        doc.add_root(ui[key])
     doc.add_root(controls)
-    doc.add_root(column(figs.timeline, figs.play_controls, figs.over_time, name="layout_charts",
-                        sizing_mode="stretch_width"))
+    for root in doc.roots:  # every widget's touch target (TOUCH_CSS)
+        for model in root.references():
+            if isinstance(model, Widget) and touch not in model.stylesheets:
+                model.stylesheets = [*model.stylesheets, touch]
+    doc.add_root(column(figs.timeline, name="layout_timeline", sizing_mode="stretch_width"))
+    doc.add_root(column(figs.play_controls, figs.over_time, name="layout_over_time", sizing_mode="stretch_width"))
     doc.add_root(column(figs.inflight, name="layout_bars"))
     doc.add_root(column(figs.sweep_m, name="layout_sweep_m", sizing_mode="stretch_width"))
     doc.add_root(column(figs.sweep_v, name="layout_sweep_v"))
@@ -417,6 +446,8 @@ def document_html(cfg: Config, lang: str, script_tags: str) -> str:
         doc, resources=InlineOnly(), title=template("page.title", lang), template=TEMPLATE,
         template_variables=dict(page_css=PAGE_CSS + READOUT_CSS, scripts=script_tags, lang=lang,
                                 table_title=escape(template("table.title", lang)),
+                                more=escape(template("group.more", lang)), bar_label=escape(template("bar.label", lang)),
+                                summary=escape(template(f"sched.{cfg.schedule}.summary", lang)),
                                 ops_title=escape(template("ops.title", lang)),
                                 ops_rank=escape(template("field.ops_rank", lang))),
     )

@@ -26,6 +26,9 @@ class Schedule:
     closed_form: Callable[[Config], ClosedForm]
     check: Callable[[Config], None] | None = None  # further constraints, raising ConfigError
     takes_G: bool = False
+    # The smallest V at which the schedule is itself (interleaved 1F1B at V = 1 is 1F1B):
+    # a comparison row or a sweep asks it for V, and choosing it moves V up to it.
+    least_V: int = 1
 
     def title(self, lang: str = "en") -> str:
         return template(f"sched.{self.name}.title", lang)
@@ -36,6 +39,11 @@ class Schedule:
     def chunks_per_rank(self, V: int) -> int:
         return self.fixed_V or V
 
+    def own_V(self, V: int) -> int:
+        """The V this schedule shows where `V` is asked for all schedules at once (a
+        table's row, a sweep's line): its fixed V, or `V` but at least least_V."""
+        return self.fixed_V or max(V, self.least_V)
+
     def n_ops(self, cfg: Config) -> int:
         return self.ops_per_chunk * self.chunks_per_rank(cfg.V) * cfg.m * cfg.P
 
@@ -43,5 +51,5 @@ class Schedule:
         """What the standalone page needs to know (its strings travel in the table)."""
         return {
             "name": self.name, "placement": self.placement, "fixedV": self.fixed_V,
-            "opsPerChunk": self.ops_per_chunk, "takesG": self.takes_G,
+            "opsPerChunk": self.ops_per_chunk, "takesG": self.takes_G, "leastV": self.least_V,
         }

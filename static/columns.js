@@ -14,7 +14,7 @@
   var DATA = root.PIPEVIZ_DATA;
   var PALETTE = DATA.palette;
   var C = DATA.consts;
-  var ROW = C.row, ROW_PX = C.rowPx, LABEL_PX_PER_CHAR = C.labelPxPerChar;
+  var ROW = C.row, ROW_PX = C.rowPx, LABEL_PX_PER_CHAR = C.labelPxPerChar, LABEL_PAD_PX = C.labelPadPx;
   var MAX_CHUNKS = PALETTE.maxChunks, DISPLAY_KIND = PALETTE.displayKind;
   var LOD = C.lod; // view/lod.py's MIN_PX, OUTLINE_PX, CULL, BUBBLE_PX and STEP_PX
   var POW10 = [1, 10, 100, 1000, 10000, 100000, 1000000];
@@ -238,7 +238,7 @@
     var x0 = window ? window[0] : 0.0, x1 = window ? window[1] : tl.makespan;
     var pxPerUnit = plotPx / Math.max(x1 - x0, 1e-12), widest = 0;
     for (var j = 0; j < n; j++) if (tl.end[j] - tl.start[j] > widest) widest = tl.end[j] - tl.start[j];
-    if (widest * pxPerUnit < 2 * LABEL_PX_PER_CHAR) { // no op has room even for one digit (the sliders' ends)
+    if (widest * pxPerUnit < LABEL_PX_PER_CHAR + LABEL_PAD_PX) { // no op has room even for one digit (the sliders' ends)
       return { x: new Float64Array(0), y: new Float64Array(0), text: [], dark: new Float64Array(0) };
     }
     var x = [], y = [], text = [], dark = [], chunk = chunkOf(res);
@@ -248,7 +248,7 @@
     for (var i = 0; i < n; i++) {
       var mb = order.mb[i], fb = order.kind[i] === E.FB;
       var digits = fb ? Math.max(digitsOf(mb), digitsOf(order.mb2[i])) : digitsOf(mb);
-      if ((tl.end[i] - tl.start[i]) * pxPerUnit >= (digits + 1) * LABEL_PX_PER_CHAR && tl.end[i] > x0 && tl.start[i] < x1) {
+      if ((tl.end[i] - tl.start[i]) * pxPerUnit >= digits * LABEL_PX_PER_CHAR + LABEL_PAD_PX && tl.end[i] > x0 && tl.start[i] < x1) {
         var cx = (tl.start[i] + tl.end[i]) / 2;
         x.push(cx);
         y.push(order.rank[i] - (fb ? ROW / 2 : 0));

@@ -1045,6 +1045,7 @@
   DATA.schedules.forEach(function (d) {
     var spec = Object.assign({}, d, { generate: null, closedForm: null, check: null });
     spec.chunksPerRank = function (V) { return this.fixedV || V; };
+    spec.ownV = function (V) { return this.fixedV || Math.max(V, this.leastV); }; // schedule.Schedule.own_V
     // Op count, in BigInt: P, m and V may be any whole numbers here.
     spec.nOps = function (cfg) {
       return BigInt(this.opsPerChunk) * BigInt(this.chunksPerRank(cfg.V)) * BigInt(cfg.m) * BigInt(cfg.P);

@@ -100,6 +100,7 @@
     });
     this.values = X.fields.defaults(); // the state: one value per field
     this.widgets.forEach(function (w, name) { self.values[name] = self.read(name); });
+    this.base = this.state(); // the view the page was built to open at: a URL is read against it
     this.result = null; // what the figures show: the last valid configuration
     this.problem = null; // why the state cannot be shown (a message), if it cannot
     this.notes = []; // what the rules adjusted; shown until the next change
@@ -164,7 +165,9 @@
   };
 
   // The one path of every change: make the state valid, then refresh once.
-  Explorer.prototype.handle = function (changed, notes) {
+  // `moved`: fields that took new values without being asked for (a URL's unnamed
+  // fields back at the page's opening view): the engine follows them, the rules do not.
+  Explorer.prototype.handle = function (changed, notes, moved) {
     var out = X.state.normalize(this.values, changed), self = this;
     var fixes = Object.keys(out.state).filter(function (k) { return out.state[k] !== self.values[k]; });
     if (fixes.length) {
@@ -173,15 +176,17 @@
       changed = changed.concat(fixes.filter(function (k) { return changed.indexOf(k) < 0; }));
     }
     this.notes = notes.concat(out.notes);
-    this.refresh(changed);
+    this.refresh(changed.concat((moved || []).filter(function (k) { return changed.indexOf(k) < 0; })));
   };
 
-  // Apply several values at once (a preset, a URL), as one change.
-  Explorer.prototype.update = function (updates, notes) {
+  // Apply several values at once (a preset, a URL), as one change; `named` (default:
+  // all of them) are the ones asked for (served/session.Session.update).
+  Explorer.prototype.update = function (updates, notes, named) {
     var self = this, names = Array.from(updates.keys());
+    var moved = names.filter(function (k) { return updates.get(k) !== self.values[k]; });
     updates.forEach(function (v, k) { self.values[k] = v; });
     this.show(names);
-    this.handle(names, notes || []);
+    this.handle(named || names, notes || [], moved);
   };
 
   Explorer.prototype.applyPreset = function (name) {
@@ -192,7 +197,7 @@
   // Open the view a URL's query and fragment ask for, noting what was not valid.
   Explorer.prototype.applyQuery = function (search, fragment) {
     var parsed = X.fields.parse(search, fragment);
-    this.update(parsed.updates, parsed.notes);
+    this.update(X.fields.withBase(parsed.updates, this.base), parsed.notes, Array.from(parsed.updates.keys()));
   };
 
   // The result the state shows: the schedule's, or an order of one's own's when that
@@ -247,6 +252,7 @@
       }
     }
     this.showNotice(lang, res);
+    this.setText('pv-summary', this.values.custom ? '' : T.template('sched.' + this.values.schedule + '.summary', lang));
     if (res !== null) {
       this.result = res;
       this.draw(res, lang);
@@ -407,6 +413,11 @@
     this.shownLang = lang;
   };
 
+  Explorer.prototype.setText = function (id, text) {
+    var node = byId(id);
+    if (node && node.textContent !== text) node.textContent = text;
+  };
+
   Explorer.prototype.setHidden = function (id, hidden) {
     var node = byId(id);
     if (node && node.hidden !== hidden) node.hidden = hidden;
@@ -496,13 +507,13 @@
   Explorer.prototype.writeUrl = function () {
     if (!this.ready || this.problem !== null) return;
     if (this.values.custom) return; // an order of one's own does not fit in a URL: leave the last one
-    var hash = '#' + X.fields.encode(this.values);
+    var encoded = X.fields.encode(this.values, this.base), hash = encoded ? '#' + encoded : '';
     // A fragment arrived that its `hashchange` has not read yet (a slice's timer ran
     // first): writing over it would make that handler read this state back, and lose it.
     if (root.location.hash !== this.urlHash) return;
     if (hash === this.urlHash) return;
     try {
-      root.history.replaceState(root.history.state, '', hash);
+      root.history.replaceState(root.history.state, '', hash || root.location.pathname + root.location.search);
       this.urlHash = hash;
     } catch (e) { /* a sandboxed frame may refuse: the view stays, the address does not follow */ }
   };
@@ -531,6 +542,20 @@
     this.update(new Map([['order', res.order.toText()], ['placement', res.schedule.placement], ['custom', true]]), []);
   };
 
+  // "Show my order" (what the box holds now, however often pressed) or "Back to the
+  // schedules" (served/session.Session.show_own). Shown, the page goes back to its top,
+  // where the readout or the notice says what came of it.
+  Explorer.prototype.own = function (how) {
+    if (how === 'show') {
+      var box = this.doc.get_model_by_name('order');
+      var text = box.value_input !== undefined && box.value_input !== null ? box.value_input : box.value;
+      this.update(new Map([['order', text], ['custom', true]]), []);
+      if (root.scrollTo) root.scrollTo(0, 0);
+    } else if (this.values.custom) {
+      this.update(new Map([['custom', false]]), []);
+    }
+  };
+
   var explorer = null;
 
   X.Explorer = Explorer;
@@ -547,6 +572,7 @@
       if (what === 'resize') explorer.resized();
       else if (what === 'zoom') explorer.zoomed(key);
       else if (what === 'edit') explorer.editSchedule();
+      else if (what === 'own') explorer.own(key);
       else explorer.changed(key);
     }
     return explorer;

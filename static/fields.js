@@ -173,14 +173,25 @@
   }
 
   // 'schedule=1f1b&P=4&...': every URL field the state holds, in the fields' order.
-  function encode(state) {
-    return urlKeys().filter(function (k) { return Object.prototype.hasOwnProperty.call(state, k); })
+  // The URL fields whose values differ from `base` (fields.encode; default: the defaults).
+  function encode(state, base) {
+    base = base || defaults();
+    return urlKeys().filter(function (k) { return Object.prototype.hasOwnProperty.call(state, k) && state[k] !== base[k]; })
       .map(function (k) { return k + '=' + quote(fmt(FIELDS.get(k), state[k])); }).join('&');
+  }
+
+  // A URL's values as a whole view: the fields it does not name at `base`'s value (fields.with_base).
+  function withBase(updates, base) {
+    base = base || defaults();
+    var out = new Map(urlKeys().map(function (k) { return [k, base[k]]; }));
+    updates.forEach(function (v, k) { out.set(k, v); });
+    return out;
   }
 
   var X = root.PipevizExplorer = root.PipevizExplorer || {};
   X.fields = {
     FIELDS: FIELDS, PRESETS: PRESETS, defaults: defaults, readNumber: readNumber, shown: shown, readValue: readValue,
-    parseQsl: parseQsl, unquote: unquote, parse: parse, urlKeys: urlKeys, encode: encode, quote: quote,
+    parseQsl: parseQsl, unquote: unquote, parse: parse, urlKeys: urlKeys, encode: encode, withBase: withBase,
+    quote: quote,
   };
 })(typeof window !== 'undefined' ? window : globalThis);

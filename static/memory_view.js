@@ -90,9 +90,8 @@
   // The comparison table's row for `name`: the state's P, m, V (the schedule's own
   // where fixed), costs, and the stage weights for that row's stages.
   function rowConfig(state, name) {
-    var fixed = E.SCHEDULES.get(name).fixedV;
     // No encoder, as readouts.tableConfig: the rows compare schedules.
-    var row = { schedule: name, V: fixed || state.V };
+    var row = { schedule: name, V: E.SCHEDULES.get(name).ownV(state.V) };
     row[DATA.features.closing.field] = DATA.features.closing.none;
     return root.PipevizExplorer.state.config(Object.assign({}, state, row));
   }

@@ -162,7 +162,7 @@
   // the schedule's own V where it has a fixed one.
   function tableConfig(cfg, name) {
     // The current encoder and balancing too, so the current row is what the chart shows.
-    return E.config(name, cfg.P, cfg.m, E.SCHEDULES.get(name).fixedV || cfg.V, cfg.costs, null, cfg.encoder, cfg.balance);
+    return E.config(name, cfg.P, cfg.m, E.SCHEDULES.get(name).ownV(cfg.V), cfg.costs, null, cfg.encoder, cfg.balance);
   }
 
   // The table's row for an order of one's own (first, and current).

@@ -104,6 +104,9 @@
         state.V = fixed;
         notes.push(T.msg(byV ? 'rule.v_kept' : 'rule.v_set', { name: name, V: fixed }));
       }
+    } else if (V < E.SCHEDULES.get(name).leastV && has(changed, 'schedule') && !has(changed, 'V')) {
+      state.V = E.SCHEDULES.get(name).leastV; // chosen where it is another schedule: its least V
+      notes.push(T.msg('rule.v_least', { name: name, V: state.V }));
     } else if (name === INTERLEAVED && V === 1 && (has(changed, 'V') || has(changed, 'schedule'))) {
       notes.push(T.msg('rule.interleaved_v1', {}));
     }

@@ -47,7 +47,7 @@
 
   function mRows(cfg) {
     return E.NAMES.map(function (name) {
-      var V = E.SCHEDULES.get(name).fixedV || cfg.V, pm = [], pts = [];
+      var V = E.SCHEDULES.get(name).ownV(cfg.V), pm = [], pts = [];
       S.mPoints.forEach(function (m) {
         var b = simulated(at(name, cfg.P, m, V, cfg.costs));
         if (b !== null) { pm.push(m); pts.push(b); }

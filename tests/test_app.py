@@ -155,9 +155,17 @@ def test_comparison_table_has_every_schedule_and_marks_the_current(app):
 
 def test_table_rows_use_the_current_v():
     app = Explorer(schedule="interleaved", V=1)
-    assert "Interleaved 1F1B (V=" not in app.table.object  # V = 1: no V label
+    # At V = 1 interleaved 1F1B is 1F1B: its row is interleaved at its least V, what a reader means by it.
+    assert "Interleaved 1F1B (V=2)" in app.table.object
     app.session.V = 3
     assert "Interleaved 1F1B (V=3)" in app.table.object
+
+
+def test_choosing_interleaved_at_v1_moves_v_to_2():
+    app = Explorer()
+    app.session.schedule = "interleaved"
+    assert app.session.V == 2 and "V set to 2" in app.notice.object
+    assert "15.79% simulated" in app.readout.object
 
 
 def test_sessions_are_independent():
@@ -257,7 +265,7 @@ def test_an_invalid_state_keeps_its_warning_and_stays_out_of_the_url(app, monkey
     assert written == []
     app.session.P = 6
     assert app.session.problem is None and not app.notice.visible
-    assert written and written[-1]["search"].startswith("?schedule=1f1b&P=6&")
+    assert written and written[-1]["search"] == "?P=6&unit=chunks"  # what differs from the defaults
 
 
 def test_dualpipe_v_reads_out_deepseeks_bubble_beside_each_ranks_idle(app):

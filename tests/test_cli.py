@@ -92,7 +92,7 @@ def test_help_explains_every_flag():
 
 
 @pytest.mark.parametrize("args,fragment", [
-    (["export", "-s", "1f1b", "-V", "2"], "V must be 1"),
+    (["export", "-s", "gpipe", "-V", "2"], "V must be 1"),
     (["export", "-s", "interleaved", "-P", "4", "-m", "3", "-V", "2"], "use m >= 4, or V = 1"),
     (["export", "-s", "interleaved", "-P", "4", "-m", "9", "-V", "2", "-G", "4"], "last group of 1"),
     (["export", "-s", "zb-v", "-V", "3"], "V must be 2"),
@@ -119,6 +119,18 @@ def test_invalid_input_exits_2_with_one_line(args, fragment):
     assert fragment in p.stderr
     assert len(p.stderr.strip().splitlines()) == 1
     assert "Traceback" not in p.stderr
+
+
+def test_v_above_one_on_1f1b_runs_interleaved_as_the_explorers_do():
+    """The explorers' rule (view/schedule_view.py): V > 1 on 1F1B is interleaved 1F1B,
+    said in one line; interleaved without -V runs its least V, 2."""
+    p = cli("export", "-s", "1f1b", "-V", "2", "-P", "4", "-m", "8")
+    assert p.returncode == 0
+    d = json.loads(p.stdout)
+    assert (d["schedule"], d["V"], d["metrics"]["makespan"]) == ("interleaved", 2, 28.5)
+    assert p.stderr.strip() == "pipeviz: V = 2 runs interleaved 1F1B (1F1B is interleaved 1F1B with V = 1)"
+    d = json.loads(cli("export", "-s", "interleaved").stdout)
+    assert (d["V"], d["metrics"]["bubble_fraction"]) == (2, pytest.approx(3 / 19))
 
 
 def test_export_json_names_what_each_gap_waits_for_and_a_critical_path():

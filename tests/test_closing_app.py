@@ -117,8 +117,10 @@ def test_chinese(app):
 
 def test_switches_follow_their_fields_both_ways(app):
     """Boolean fields are one-box CheckBoxGroups (a Checkbox's text names nothing)."""
-    controls = app.controls.column(app.session.lang)
-    boxes = [w for w in controls.select(pn.widgets.CheckBoxGroup)]
+    groups = app.controls.groups(app.session.lang)
+    for card in groups:  # a group's widgets are made when it opens
+        card.collapsed = False
+    boxes = [w for card in groups for w in card.select(pn.widgets.CheckBoxGroup)]
     by_label = {w.options[0]: w for w in boxes}
     balance = by_label["Balance activations (pair rank r with rank P-1-r)"]
     frozen = by_label["frozen encoder (no backward)"]
@@ -129,7 +131,7 @@ def test_switches_follow_their_fields_both_ways(app):
     balance.value = []
     assert not app.session.balance
     app.session.lang = "zh"  # the controls are rebuilt; the old boxes no longer follow
-    app.controls.column(app.session.lang)
+    app.controls.bar(app.session.lang)
     app.session.frozen = False
     assert frozen.value == [frozen.options[0]]
 

@@ -1,7 +1,7 @@
 """The explorer's URL: read as names and numbers, never evaluated; clamped or ignored
 with a note; the fragment wins over the query."""
 
-from pipeviz.view.fields import FIELDS, PRESETS, encode, parse
+from pipeviz.view.fields import FIELDS, PRESETS, defaults, encode, parse, with_base
 
 
 def texts(notes):
@@ -72,8 +72,21 @@ def test_encode_round_trips():
     state = {k: f.default for k, f in FIELDS.items() if f.in_url}  # an order of one's own is not in the URL
     state.update(schedule="zb-h1", P=8, m=24, V=1, tf=18.5, tb=18.1, tw=9.3, comm=0.6)
     query = encode(state)
-    assert query.startswith("schedule=zb-h1&P=8&m=24&V=1&tf=18.5&tb=18.1&tw=9.3&comm=0.6")
-    assert parse("?" + query) == (state, [])
+    assert query == "schedule=zb-h1&P=8&m=24&tf=18.5&tb=18.1&tw=9.3&comm=0.6"  # what differs from the defaults
+    updates, notes = parse("?" + query)
+    assert notes == [] and with_base(updates) == state
+
+
+def test_a_permalink_names_what_differs_from_the_view_it_is_read_against():
+    """A page built to open at zb-v reads its URL against that view: a permalink names
+    what differs from it, and reading one back gives the whole state."""
+    base = {**defaults(), "schedule": "zb-v", "V": 2}
+    state = {**base, "schedule": "1f1b", "V": 1, "lang": "zh"}
+    query = encode(state, base)
+    assert query == "schedule=1f1b&V=1&lang=zh"
+    updates, _ = parse("?" + query)
+    assert with_base(updates, base) == {k: state[k] for k in with_base(updates, base)}
+    assert encode(base, base) == "" and encode(defaults()) == ""
 
 
 def test_tfb_is_a_url_cost_where_0_means_no_overlap_gain():

@@ -19,10 +19,10 @@ READOUT_CSS = """
 .pv-table { border-collapse: collapse; font-size: 13px; }
 .pv-table th, .pv-table td { border-bottom: 1px solid #ddd; padding: 3px 10px; text-align: left; }
 .pv-table tr.pv-current { background: #fff3c4; font-weight: 600; }
-.pv-notice { border-radius: 4px; padding: 2px 10px; margin: 4px 0; font-size: 13px; }
+.pv-notice { border-radius: 4px; padding: 1px 10px; margin: 2px 0; font-size: 13px; }
 .pv-notice.pv-info { background: #e8f4fb; border: 1px solid #b6dcf0; }
 .pv-notice.pv-warning { background: #fff4e0; border: 1px solid #f0c987; }
-.pv-notice p { margin: 4px 0; white-space: pre-wrap; }
+.pv-notice p { margin: 3px 0; white-space: pre-wrap; }
 .pv-closing { font-size: 14px; line-height: 1.5; margin-top: 2px; }
 .pv-places-title { margin: 6px 0 2px; font-size: 14px; }
 .pv-places-note { font-size: 12px; margin: 4px 0; max-width: 60em; }
@@ -62,17 +62,58 @@ GLANCE_CSS = """
 """
 READOUT_CSS += GLANCE_CSS
 
+# Touch targets of at least 44 px (both explorers: the page gives its widgets this sheet,
+# the app adds it to every component's). noUiSlider's touch area grows around the handle.
+TOUCH_CSS = """
+.noUi-handle .noUi-touch-area { position: absolute; width: 44px; height: 44px; left: 50%; top: 50%;
+  transform: translate(-50%, -50%); }
+.bk-input-group:has(> .noUi-target) { overflow-x: clip; overflow-clip-margin: 8px; }  /* not past a screen's edge */
+@media (pointer: coarse) {
+  .bk-btn, .bk-input, select { min-height: 44px; }
+  .bk-input-group > label { min-height: 44px; display: flex; align-items: center; }
+}
+"""
+
+# The page's layout (the app's is the same, in served/view.py): a head (title, language,
+# preset), the article's bar (schedule, P, m, V), sticky so that it stays on screen with
+# the chart, then the main column (the line under the bar, readout, charts, table,
+# sweep) and the folded settings: beside the main column where there is room (on its
+# left), below it where there is not.
 PAGE_CSS = """
 body { font-family: FONT_STACK; margin: 0; }
-.pv-page { display: flex; flex-wrap: wrap; gap: 8px 16px; padding: 8px; box-sizing: border-box; }
-.pv-controls { flex: 0 1 300px; min-width: 240px; }
-.pv-main { flex: 1 1 460px; min-width: 0; }
+.pv-page { padding: 4px 8px 8px; box-sizing: border-box; max-width: 100%; overflow-x: clip; }  /* clip, not hidden: the bar stays sticky */
+.pv-head { display: flex; flex-wrap: wrap; align-items: center; gap: 2px 12px; }
+.pv-title { flex: 1 1 200px; min-width: 0; }
+.pv-lang { flex: 0 0 auto; }
+.pv-preset { flex: 1 1 260px; min-width: 0; max-width: 420px; }
+.pv-more-link { font-size: 13px; padding: 12px 4px; white-space: nowrap; }
+.pv-bar { position: sticky; top: 0; z-index: 20; background: #fff; display: flex; flex-wrap: wrap;
+  align-items: flex-end; gap: 0 16px; padding: 2px 0 2px; border-bottom: 1px solid #e2e2e2; }
+.pv-bar-schedule { flex: 1 1 200px; min-width: 0; }
+.pv-bar-slider { flex: 1 1 150px; min-width: 100px; }
+.pv-body { display: flex; flex-wrap: wrap; gap: 8px 16px; }
+.pv-main { flex: 1 1 100%; min-width: 0; }
+.pv-more { flex: 1 1 100%; min-width: 0; }
+@media (min-width: 900px) {
+  .pv-main { flex: 1 1 460px; }
+  .pv-more { flex: 0 0 270px; order: -1; }
+  .pv-more-link { display: none; }
+}
+.pv-slot { min-height: 44px; padding: 0 5px; display: flow-root; }  /* a notice's margin stays inside */
+.pv-summary { font-size: 13px; color: #333; padding: 4px 0; }
+.pv-notice:not([hidden]) + .pv-summary { display: none; }
 .pv-charts-row { display: flex; flex-wrap: wrap; gap: 0 8px; }
+.pv-charts-grid { display: grid; grid-template-columns: minmax(0, 1fr) 240px; grid-template-areas: "tl bars" "ot bars";
+  gap: 0 8px; align-items: start; }
+.pv-tl { grid-area: tl; min-width: 0; } .pv-ot { grid-area: ot; min-width: 0; } .pv-charts-grid > .pv-bars { grid-area: bars; }
+@media (max-width: 699px) {  /* one column: the bars right under the timeline, then play and the lines over time */
+  .pv-charts-grid { grid-template-columns: minmax(0, 1fr); grid-template-areas: "tl" "bars" "ot"; }
+}
 .pv-charts { flex: 1 1 420px; min-width: 0; }
 .pv-sweep { display: flex; flex-wrap: wrap; gap: 0 8px; }
 .pv-sweep-m { flex: 1 1 320px; min-width: 0; }
-.pv-sweep-v { flex: 0 0 290px; }
-.pv-bars { flex: 0 0 240px; }
+.pv-sweep-v { flex: 0 0 290px; max-width: 100%; }
+.pv-bars { flex: 0 0 240px; max-width: 100%; }
 .pv-table-root { max-width: 100%; overflow-x: auto; }
 .pv-readout-box, .pv-bars-key { padding: 0 5px; }
 .pv-legend-box { padding: 0 5px; }
@@ -80,5 +121,5 @@ body { font-family: FONT_STACK; margin: 0; }
 .pv-ops-details summary { cursor: pointer; font-weight: 600; }
 .pv-ops-rank { display: inline-block; margin: 6px 0; }
 .pv-ops-rank select { margin-left: 6px; font-size: 13px; }
-@media (max-width: 480px) { .pv-page { padding: 4px 2px; } }
+@media (max-width: 480px) { .pv-page { padding: 2px 2px 4px; } .pv-bar { gap: 0 10px; } }
 """.replace("FONT_STACK", FONT_STACK)

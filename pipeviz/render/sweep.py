@@ -49,7 +49,7 @@ def build(font: str) -> tuple:
     the V chart below where there is not."""
     src: dict = {}
     m_fig = figure(height=HEIGHT + KEY_HEIGHT, width=600, x_axis_type="log", x_range=Range1d(0.8, 170), y_range=Range1d(0, 1.02),
-                   tools="", toolbar_location=None, sizing_mode="stretch_width", name="sweep_m", min_border_left=60)
+                   tools="", toolbar_location=None, sizing_mode="stretch_width", name="sweep_m", min_border_left=50)
     _style(m_fig, font, "sweep_m")
     items, points = [], []
     for i, _name in enumerate(NAMES):
@@ -61,7 +61,9 @@ def build(font: str) -> tuple:
         points.append(r_pts)
         items.append(LegendItem(label=value(""), renderers=[r_line, r_pts], name=f"sweep_key_{i}"))
     # The legend's title says what a line and a point are.
+    # Two columns of names, small enough to fit a 320 px phone beside the plot's left border.
     legend = Legend(items=items, location="top_left", click_policy="hide", name="sweep_legend", ncols=2,
+                    label_text_font_size="11px", glyph_width=16, label_standoff=3, title_text_font_size="11px",
                     label_text_font=font, title_text_font=font, spacing=0, padding=4, margin=0, border_line_alpha=0,
                     title_text_font_style="normal")
     m_fig.add_layout(legend, "below")

@@ -29,6 +29,7 @@ from bokeh.models import (
     CustomJSHover,
     CustomJSTickFormatter,
     Div,
+    InlineStyleSheet,
     Legend,
     LegendItem,
     RadioButtonGroup,
@@ -45,7 +46,7 @@ from ..view import teach
 from ..view.palette import BUBBLE_HATCH, KIND_COLORS, W_ONLY_COLOR
 from ..view.teach import LABEL_GLYPHS
 from . import sweep
-from .style import FONT
+from .style import FONT, TOUCH_CSS
 
 SOURCES = {
     "waits": ["rank", "left", "right", "form", *(f"{p}_{c}" for p in ("next", "dep")
@@ -156,9 +157,11 @@ def build(sources: dict, tl, bars, over) -> Parts:
         cursors.append(span)
         curtains.append(curtain)
 
-    # The in-flight count at the cursor, over the dimmed peaks.
+    # The in-flight count at the cursor, over the dimmed peaks: the dimming on the level
+    # below the overlay (it changes only as play starts and stops), the count on the
+    # overlay above it, solid and outlined.
     bars_dim = BoxAnnotation(fill_color="white", fill_alpha=0.7, line_alpha=0, visible=False, name="bars_dim",
-                             level="overlay", syncable=False)
+                             level="annotation", syncable=False)
     bars.add_layout(bars_dim)
     src["cursor_bars"].syncable = False
     # Hidden while the cursor rests (static/teach_models.js shows them), as every empty renderer is.
@@ -194,16 +197,18 @@ def build(sources: dict, tl, bars, over) -> Parts:
     tl.add_layout(summary, "below")
 
     # Controls.
-    play = Toggle(label="▶", active=False, name="play_toggle", width=110, syncable=False)
+    touch = InlineStyleSheet(css=TOUCH_CSS)  # 44 px targets on a touch screen (both explorers)
+    play = Toggle(label="▶", active=False, name="play_toggle", width=110, syncable=False, stylesheets=[touch])
     # The right margin keeps its handle, at the end when the cursor rests, inside a phone's screen.
     time = Slider(start=0, end=1, value=1, step=0.001, show_value=True, title="time", name="play_time", tooltips=False,
                   sizing_mode="stretch_width", syncable=False, styles={"font-variant-numeric": "tabular-nums"},
-                  margin=(5, 14, 5, 5))
+                  margin=(5, 14, 5, 5), stylesheets=[touch])
     time.format = CustomJSTickFormatter(args=dict(words=src["teach_words"], time=time), code=CLOCK_JS,
                                         name="play_clock")
     # Widths that fit a phone (a 360 px screen leaves the charts about 340 px).
-    speed = RadioButtonGroup(labels=SPEED_LABELS, active=2, name="play_speed", width=195, syncable=False)
-    download = Button(label="PNG", name="download", sizing_mode="stretch_width", max_width=220)
+    speed = RadioButtonGroup(labels=SPEED_LABELS, active=2, name="play_speed", width=195, syncable=False,
+                             stylesheets=[touch])
+    download = Button(label="PNG", name="download", sizing_mode="stretch_width", max_width=220, stylesheets=[touch])
     why = Div(text="", name="why", sizing_mode="stretch_width", syncable=False,
               styles={"font-size": "13px", "min-height": "1.5em"}, html_attributes={"role": "status"})
     refs = dict(

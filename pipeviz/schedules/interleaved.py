@@ -106,5 +106,5 @@ def closed_form(cfg: Config) -> ClosedForm:
 
 ENTRY = Schedule(
     name="interleaved", position=30, placement="loop", fixed_V=None, ops_per_chunk=2,
-    generate=generate, closed_form=closed_form, check=check, takes_G=True,
+    generate=generate, closed_form=closed_form, check=check, takes_G=True, least_V=2,
 )

@@ -5,6 +5,6 @@ later (deferred.py) and the panes for reading at a glance (glance.py)."""
 
 from .location import url_lang
 from .session import Session
-from .view import Explorer
+from .view import Explorer, page_template
 
-__all__ = ["Explorer", "Session", "url_lang"]
+__all__ = ["Explorer", "Session", "page_template", "url_lang"]

@@ -67,13 +67,17 @@ class Switches:
 
 
 class Controls:
-    """The control column of one session; `column(lang)` makes it anew in a language.
+    """The controls of one session, in three places (served/view.py lays them out as the
+    page does): the head (language, the preset menu), the article's bar (schedule, P, m,
+    V) and the folded groups of everything else. Each is made anew in a language; a
+    group's widgets are made the first time it opens (fewer models in the first view).
     The preset menu and the m slider are kept: the view names the preset the state is
     and moves the slider's start (`follow`)."""
 
-    def __init__(self, session: Session, edit: Callable[[], None]):
+    def __init__(self, session: Session, edit: Callable[[], None], show: Callable[[], None]):
         self.session = session
         self.edit = edit  # "Edit this schedule"
+        self.show = show  # "Show my order" (then the view goes back to its top)
         self.switch = Switches(session)
         self.preset_menu: pn.widgets.Select | None = None
         self.m_slider: pn.widgets.IntSlider | None = None
@@ -91,49 +95,72 @@ class Controls:
         if name and name != glance.matching_preset(self.session.state()):
             self.session.apply_preset(name)
 
-    def column(self, lang: str) -> pn.Column:
+    def head(self, lang: str) -> list:
+        """The language and the preset menu (the view adds the title)."""
         s = self.session
-        self.switch.clear()  # the boxes being replaced
-        schedule = pn.widgets.RadioBoxGroup.from_param(
-            s.param.schedule, inline=False, name=template("field.schedule", lang), css_classes=marked("schedule"),
-            options={f"{template(f'sched.{n}.title', lang)}: {template(f'sched.{n}.summary', lang)}": n for n in NAMES},
-            stylesheets=["label { white-space: normal !important; line-height: 1.25; margin-bottom: 4px; }"],
-        )
-        # No value bubble over the handle while dragging: it covered the title, which shows the value.
-        sliders = [IntSlider.from_param(getattr(s.param, k), name=template(f"field.{k}", lang), tooltips=False,
-                                        css_classes=marked(k), sizing_mode="stretch_width") for k in "PmV"]
-        self.m_slider = sliders[1]
-        self.m_slider.start = m_start(s.state())
-        costs = [
-            pn.widgets.FloatInput.from_param(getattr(s.param, k), name=template(f"field.{k}", lang),
-                                             step=FIELDS[k].step, sizing_mode="stretch_width")
-            for k in ("tf", "tb", "tw", "comm", "tfb")
-        ]
         presets = pn.widgets.Select(
             name=template("field.preset", lang), sizing_mode="stretch_width",
+            styles={"flex": "1 1 260px", "min-width": "0", "max-width": "420px"},
             options={template("preset.prompt", lang): "", **{template(f"preset.{p}", lang): p for p in PRESETS}},
             value=glance.matching_preset(s.state()) or "",
         )
         presets.param.watch(lambda e: self._preset_chosen(e.new), "value")
         self.preset_menu = presets
-        cost_card = pn.Card(note("costs.note", lang), *costs, title=template("costs.title", lang), collapsed=True,
-                            sizing_mode="stretch_width")
-        unit = choices(s, "unit", lang, css_classes=marked("unit"))
-        language = choices(s, "lang", lang, css_classes=marked("lang"))
-        return pn.Column(
-            pn.pane.HTML(f"<h2>pipeviz</h2><p>{escape(template('app.tagline', lang))}</p>"),
-            language, presets, schedule, *sliders, cost_card, self.model_card(lang), self.order_card(lang),
-            heading("field.unit", lang), unit, self.switch("balance", lang),
-            heading("field.over_time_unit", lang), choices(s, "over_time_unit", lang),
-            *self.encoder_controls(lang),
-            pn.Row(*(pn.widgets.Toggle.from_param(getattr(s.param, k), name=template(f"field.{k}", lang))
-                     for k in ("critical", "projector"))),
-            sizing_mode="stretch_width",
-        )
+        return [choices(s, "lang", lang, css_classes=marked("lang"), styles={"flex": "0 0 auto"}), presets]
 
-    def order_card(self, lang: str) -> pn.Card:
+    def bar(self, lang: str) -> list:
+        """The article's controls: the schedule (a menu of names; its summary is the line
+        under the bar), P, m and V."""
+        s = self.session
+        self.switch.clear()  # a new language's controls: the old boxes no longer follow
+        schedule = pn.widgets.Select.from_param(
+            s.param.schedule, name=template("field.schedule", lang), css_classes=marked("schedule"),
+            options={template(f"sched.{n}.title", lang): n for n in NAMES}, sizing_mode="stretch_width",
+            styles={"flex": "1 1 200px", "min-width": "0"},
+        )
+        # No value bubble over the handle while dragging: it covered the title, which shows the value.
+        sliders = [IntSlider.from_param(getattr(s.param, k), name=template(f"field.{k}", lang), tooltips=False,
+                                        css_classes=marked(k), sizing_mode="stretch_width",
+                                        styles={"flex": "1 1 150px", "min-width": "100px"}) for k in "PmV"]
+        self.m_slider = sliders[1]
+        self.m_slider.start = m_start(s.state())
+        return [schedule, *sliders]
+
+    def groups(self, lang: str) -> list:
+        """Everything beyond the article's first controls, one folded card a group."""
+        return [
+            self.card("costs.title", lang, self.costs),
+            self.card("model.title", lang, self.model_widgets, name="model_card"),
+            self.card("own.title", lang, self.own_order),
+            self.card("group.closing", lang, self.closing),
+            self.card("group.display", lang, self.display),
+        ]
+
+    def card(self, title: str, lang: str, make: Callable[[str], list], name: str | None = None) -> pn.Card:
+        """A folded card whose widgets are made the first time it opens: the model's
+        alone are about a hundred Bokeh models, which made the first view take a
+        third longer to arrive."""
+        card = pn.Card(title=template(title, lang), collapsed=True, sizing_mode="stretch_width",
+                       **({"name": name} if name else {}))
+
+        def fill(event) -> None:
+            if not event.new and not card.objects:
+                card.objects = make(lang)
+
+        card.param.watch(fill, "collapsed")
+        return card
+
+    def costs(self, lang: str) -> list:
+        s = self.session
+        return [note("costs.note", lang), *(
+            pn.widgets.FloatInput.from_param(getattr(s.param, k), name=template(f"field.{k}", lang),
+                                             step=FIELDS[k].step, sizing_mode="stretch_width")
+            for k in ("tf", "tb", "tw", "comm", "tfb"))]
+
+    def own_order(self, lang: str) -> list:
         """Bring your own order: paste it (or start from the shown schedule), pick the
-        placement, show it."""
+        placement, show it. "Show my order" shows what the box holds now however often
+        it is pressed; "Back to the schedules" leaves it."""
         s = self.session
         text = pn.widgets.TextAreaInput.from_param(
             s.param.order, name=template("field.order", lang), placeholder=template("own.placeholder", lang),
@@ -141,34 +168,32 @@ class Controls:
             max_length=MAX_TEXT,  # Panel's default (5000) would cut a pasted order short
         )
         placement = choices(s, "placement", lang, orientation="vertical", sizing_mode="stretch_width")
-        show = pn.widgets.Toggle.from_param(s.param.custom, name=template("field.custom", lang),
-                                            button_type="primary", sizing_mode="stretch_width")
+        show = pn.widgets.Button(name=template("field.custom", lang), button_type="primary", sizing_mode="stretch_width")
+        # The box's text as typed: a click can come before the box's own change reaches the session.
+        show.on_click(lambda _: self.show(text.value_input))
+        show.js_on_click(code="window.scrollTo(0, 0);")  # where the readout or the notice says what came of it
+        back = pn.widgets.Button(name=template("own.back", lang), sizing_mode="stretch_width")
+        back.on_click(lambda _: setattr(s, "custom", False))
         edit = pn.widgets.Button(name=template("own.edit", lang), sizing_mode="stretch_width")
         edit.on_click(lambda _: self.edit())
-        return pn.Card(note("own.note", lang), edit, text, heading("field.placement", lang), placement, show,
-                       title=template("own.title", lang), collapsed=True, sizing_mode="stretch_width")
+        return [note("own.note", lang), edit, text, heading("field.placement", lang), placement, show, back]
 
-    def encoder_controls(self, lang: str) -> list:
-        """The closing section's encoder: placement, e_f and e_b, frozen."""
+    def closing(self, lang: str) -> list:
+        """The closing section: the encoder (placement, e_f and e_b, frozen) and balancing."""
         s = self.session
         place = choices(s, "encoder", lang, widget=pn.widgets.RadioBoxGroup, inline=False)
         sliders = [FloatSlider.from_param(getattr(s.param, k), name=template(f"field.{k}", lang),
-                                          step=FIELDS[k].step) for k in ("ef", "eb")]
-        return [heading("field.encoder", lang), place, *sliders, self.switch("frozen", lang)]
+                                          step=FIELDS[k].step, sizing_mode="stretch_width") for k in ("ef", "eb")]
+        return [heading("field.encoder", lang), place, *sliders, self.switch("frozen", lang),
+                self.switch("balance", lang)]
 
-    def model_card(self, lang: str) -> pn.Card:
-        """The model config, HBM and stage weights (pipeviz.view.memory_view). Its
-        widgets are made the first time it opens: they are about a hundred Bokeh
-        models, which measured made the first view take a third longer to arrive."""
-        card = pn.Card(title=template("model.title", lang), collapsed=True, sizing_mode="stretch_width",
-                       name="model_card")
-
-        def fill(event) -> None:
-            if not event.new and not card.objects:
-                card.objects = self.model_widgets(lang)
-
-        card.param.watch(fill, "collapsed")
-        return card
+    def display(self, lang: str) -> list:
+        """What the bars and the lines over time count, and the teaching toggles."""
+        s = self.session
+        return [heading("field.unit", lang), choices(s, "unit", lang, css_classes=marked("unit")),
+                heading("field.over_time_unit", lang), choices(s, "over_time_unit", lang),
+                pn.Row(*(pn.widgets.Toggle.from_param(getattr(s.param, k), name=template(f"field.{k}", lang))
+                         for k in ("critical", "projector")))]
 
     def model_widgets(self, lang: str) -> list:
         s = self.session
@@ -179,15 +204,16 @@ class Controls:
         def number(key: str):
             f = FIELDS[key]
             widget = pn.widgets.IntInput if f.kind == "int" else pn.widgets.FloatInput
-            width = 300 if key in ("embed", "head") else 150
             return widget.from_param(getattr(s.param, key), name=template(f"field.{key}", lang), step=f.step,
-                                     width=width)
+                                     sizing_mode="stretch_width", min_width=0)
+
+        def pair(a: str, b: str):
+            return pn.Row(number(a), number(b), sizing_mode="stretch_width")
 
         weights = pn.widgets.TextInput.from_param(s.param.weights, name=template("field.weights", lang),
                                                   sizing_mode="stretch_width")
         return [
-            choice("model"), pn.Row(number("hbm"), number("t")), choice("act"),
-            pn.Row(number("s"), number("b")), pn.Row(number("L"), number("h")), pn.Row(number("a"), number("vocab")),
+            choice("model"), pair("hbm", "t"), choice("act"), pair("s", "b"), pair("L", "h"), pair("a", "vocab"),
             self.switch("untied", lang), choice("bpp"), choice("stages"), weights, number("embed"), number("head"),
             note("model.note", lang),
         ]

@@ -64,7 +64,8 @@ class UrlSync:
         s = self.session
         if loc is None or not self.ready or s.problem is not None or s.custom:
             return
-        search = "?" + encode(s.state())
+        query = encode(s.state())
+        search = "?" + query if query else ""
         if loc.search != search or loc.hash:
             self._writing = True
             try:

@@ -37,7 +37,7 @@ from ..errors import ConfigError, OrderError
 from ..text import Msg
 from ..view import closing, memory_view, own_order, readouts
 from ..view.field import Field
-from ..view.fields import FIELDS, PRESETS
+from ..view.fields import FIELDS, PRESETS, with_base
 from ..view.fields import parse as parse_url
 from ..view.state import ENGINE_FIELDS, config, normalize, row_config
 
@@ -139,14 +139,17 @@ class Session(param.Parameterized):
 
     # -- changes ----------------------------------------------------------------------------
 
-    def update(self, updates: dict, notes: list[Msg] = ()) -> None:
-        """Apply several values at once (a preset, a URL), as one change."""
+    def update(self, updates: dict, notes: list[Msg] = (), named: set | None = None) -> None:
+        """Apply several values at once (a preset, a URL), as one change. `named` (default:
+        all of them) are the ones asked for; the others (a URL's unnamed fields, back at
+        their defaults) take their values without the rules reading them as changed."""
+        moved = {k for k, v in updates.items() if getattr(self, k) != v}
         self._deriving = True
         try:
             self.param.update(**updates)
         finally:
             self._deriving = False
-        self._derive(set(updates), list(notes))
+        self._derive(set(updates) if named is None else set(named), list(notes), moved=moved)
 
     def apply_preset(self, name: str) -> None:
         self.update(dict(PRESETS[name].values))
@@ -154,7 +157,7 @@ class Session(param.Parameterized):
     def apply_query(self, search: str, fragment: str = "") -> None:
         """Open the view a URL's query and fragment ask for, noting what was not valid."""
         updates, notes = parse_url(search, fragment)
-        self.update(updates, notes)
+        self.update(with_base(updates), notes, named=set(updates))
 
     def edit_schedule(self) -> None:
         """Put the shown schedule's order in the order box, as text, and show it from
@@ -164,13 +167,19 @@ class Session(param.Parameterized):
             return
         self.update({"order": res.order.to_text(), "placement": res.schedule.placement, "custom": True})
 
+    def show_own(self, text: str) -> None:
+        """Show the order of one's own that `text` holds ("Show my order": pressed again
+        after an edit, it shows the edit)."""
+        self.update({"order": text, "custom": True})
+
     def _changed(self, *events) -> None:
         if not self._deriving:
             self._derive({e.name for e in events}, [])
 
-    def _derive(self, changed: set, notes: list[Msg], rules: bool = True) -> None:
-        """The one path of every change: make the state valid, run the engine if a
-        field it reads changed, then set every derived value at once."""
+    def _derive(self, changed: set, notes: list[Msg], rules: bool = True, moved: set = frozenset()) -> None:
+        """The one path of every change: make the state valid (the rules read `changed`),
+        run the engine if a field it reads changed or `moved`, then set every derived
+        value at once."""
         state, more = normalize(self.state(), changed) if rules else (self.state(), [])
         fixes = {k: v for k, v in state.items() if getattr(self, k) != v}
         if fixes:
@@ -182,7 +191,7 @@ class Session(param.Parameterized):
             changed = changed | set(fixes)
         derived: dict = {"notes": list(notes) + more, "revision": self.revision + 1}
         res, problem = self.result, self.problem
-        if changed & set(ENGINE_FIELDS) or res is None:
+        if (changed | moved) & set(ENGINE_FIELDS) or res is None:
             # else the state is as valid or invalid as before: a unit or language change keeps the warning
             try:
                 res, problem = self._run(state), None

@@ -61,7 +61,11 @@ class Explorer(pn.viewable.Viewer):
         # The memory figure joins the page with the first model (its fifty-odd Bokeh
         # models would slow every first view down).
         self.memory_row = pn.FlexBox(flex_wrap="wrap", gap="0 8px", sizing_mode="stretch_width", name="memory_row")
-        self.controls = Controls(s, s.edit_schedule)
+        self.controls = Controls(s, s.edit_schedule, s.show_own)
+        # The line under the bar: the schedule's summary, or the notice while there is one
+        # (it takes the summary's place, so the chart below does not move).
+        self.summary = pn.pane.HTML("", name="summary", sizing_mode="stretch_width", margin=(0, 10),
+                                    styles={"font-size": "13px", "color": "#333"})
         self.url = UrlSync(s)
         self.deferred = Deferred(self.refresh_later, run or run_cached)
         self.window: tuple[float, float] | None = None  # the timeline's zoom, None at the full view
@@ -153,6 +157,10 @@ class Explorer(pn.viewable.Viewer):
             lines.append(deadlock.text(lang))
         lines += [n.text(lang) for n in s.notes]
         self.notice_lines = lines
+        summary = "" if s.custom else escape(template(f"sched.{s.schedule}.summary", lang))
+        if self.summary.object != summary:
+            self.summary.object = summary
+        self.summary.visible = not lines
         kind = "warning" if s.problem is not None or deadlock is not None else "info"
         self.notice.object = (
             f'<div class="pv-notice pv-{kind}" role="status">' + "".join(f"<p>{escape(x)}</p>" for x in lines) + "</div>"
@@ -191,26 +199,32 @@ class Explorer(pn.viewable.Viewer):
         return self.layout()
 
     def layout(self):
-        """Controls first (in reading and tab order), then the charts: side by side
-        where there is room, the controls above the charts where there is not, as the
-        page does (render/style.PAGE_CSS). The timeline and the lines over time share
-        one column, so their time axes keep one width; the bars wrap below them on a
-        narrow screen."""
-        s = self.session
-        # One Bokeh column: Bokeh lines up the two time axes (same left border).
-        # The play controls between them, as on the page (render/teach.py).
-        time_charts = pn.pane.Bokeh(bk_column(self.figures.timeline, self.figures.play_controls, self.figures.over_time,
-                                              sizing_mode="stretch_width"), sizing_mode="stretch_width")
-        charts = pn.Column(time_charts, self.glance.lines_key, sizing_mode="stretch_width", **flex("1 1 420px"))
-        bars = pn.Column(self.figures.inflight, self.bars_key, width=240, **flex("0 0 240px"))
-        table_title = pn.pane.HTML(pn.bind(lambda lang: f"<h3>{escape(template('table.title', lang))}</h3>", s.param.lang),
+        """As the page lays itself out (render/style.PAGE_CSS): the head (title, language,
+        preset), the article's bar (schedule, P, m, V; sticky, so it stays on screen with
+        the chart), then the main column (the line under the bar, readout, charts,
+        table, sweep) and the folded settings: on the main column's left where there is
+        room, below it where there is not. The timeline and the lines over time share
+        one Bokeh column, so their time axes keep one width."""
+        s, c = self.session, self.controls
+        lang = s.param.lang
+        # The timeline, the bars and the lines over time in a grid: the bars beside both where
+        # there is room, right under the timeline where there is not (render/style.PAGE_CSS).
+        timeline = pn.pane.Bokeh(bk_column(self.figures.timeline, sizing_mode="stretch_width"), sizing_mode="stretch_width",
+                                 styles={"grid-area": "tl", "min-width": "0"})
+        over_time = pn.Column(pn.pane.Bokeh(bk_column(self.figures.play_controls, self.figures.over_time,
+                                                      sizing_mode="stretch_width"), sizing_mode="stretch_width"),
+                              self.glance.lines_key, sizing_mode="stretch_width", styles={"grid-area": "ot", "min-width": "0"})
+        bars = pn.Column(self.figures.inflight, self.bars_key, width=240, styles={"grid-area": "bars"})
+        charts = pn.Column(timeline, bars, over_time, sizing_mode="stretch_width", stylesheets=[CHARTS_CSS])
+        table_title = pn.pane.HTML(pn.bind(lambda lang: f"<h3>{escape(template('table.title', lang))}</h3>", lang),
                                    margin=(10, 10, 0, 10))
+        slot = pn.Column(self.notice, self.summary, sizing_mode="stretch_width", styles={"min-height": "44px"})
         main = pn.Column(
-            self.notice,
+            slot,
             self.readout,
             self.closing,
             self.glance.legend,
-            pn.FlexBox(charts, bars, flex_wrap="wrap", gap="0 8px", sizing_mode="stretch_width"),
+            charts,
             self.places,
             self.glance.ops_card,
             self.memory_readout,
@@ -219,13 +233,72 @@ class Explorer(pn.viewable.Viewer):
             self.table,
             # The sweep: the V chart beside the m chart where there is room, below it where there is not.
             pn.FlexBox(pn.pane.Bokeh(self.figures.sweep_m, sizing_mode="stretch_width", **flex("1 1 320px")),
-                       pn.pane.Bokeh(self.figures.sweep_v, width=SWEEP_V_WIDTH, **flex(f"0 0 {SWEEP_V_WIDTH}px")),
+                       pn.pane.Bokeh(self.figures.sweep_v, width=SWEEP_V_WIDTH,
+                                     **flex(f"0 0 {SWEEP_V_WIDTH}px", **{"max-width": "100%"})),
                        flex_wrap="wrap", gap="0 8px", sizing_mode="stretch_width"),
-            sizing_mode="stretch_width", **flex("1 1 460px"),
+            sizing_mode="stretch_width", stylesheets=[MAIN_CSS],
         )
-        controls = pn.Column(pn.bind(self.controls.column, s.param.lang), self.glance.a11y,
-                             sizing_mode="stretch_width", **flex("0 1 300px", **{"min-width": "240px"}))
-        return pn.FlexBox(controls, main, flex_wrap="wrap", gap="8px 16px", sizing_mode="stretch_width")
+        more = pn.Column(*c.groups(s.lang), self.glance.a11y, sizing_mode="stretch_width", stylesheets=[MORE_CSS])
+        title = pn.pane.HTML(title_html(s.lang), sizing_mode="stretch_width", **flex("1 1 200px"))
+        # On a narrow screen the settings are below the charts: one tap takes the reader there.
+        more_link = pn.widgets.Button(name=template("group.more", s.lang), button_type="light", stylesheets=[LINK_CSS])
+        more_link.js_on_click(args={"target": more}, code=SCROLL_JS)
+        head = pn.FlexBox(title, more_link, *c.head(s.lang), flex_wrap="wrap", align_items="center", gap="2px 12px",
+                          sizing_mode="stretch_width")
+        bar = pn.FlexBox(*c.bar(s.lang), flex_wrap="wrap", align_items="flex-end", gap="0 16px",
+                         sizing_mode="stretch_width", stylesheets=[BAR_CSS])
+
+        def relabel(event) -> None:  # the controls, made anew in the reader's language
+            lang = event.new
+            title.object = title_html(lang)
+            more_link.name = template("group.more", lang)
+            head.objects = [title, more_link, *c.head(lang)]
+            bar.objects = c.bar(lang)
+            more.objects = [*c.groups(lang), self.glance.a11y]
+
+        s.param.watch(relabel, "lang")
+        body = pn.FlexBox(main, more, flex_wrap="wrap", gap="8px 16px", sizing_mode="stretch_width")
+        # Clipped sideways (a slider's touch area at its end reaches past the screen), not
+        # hidden: a hidden overflow would make this column the bar's scroller, and unstick it.
+        return pn.Column(head, bar, body, sizing_mode="stretch_width", styles={"max-width": "100%", "overflow-x": "clip"})
+
+
+# The app's half of render/style.PAGE_CSS: each stylesheet styles its own component
+# (`:host`), since Panel's components live in shadow roots the page's CSS cannot reach.
+CHARTS_CSS = """
+:host { display: grid; grid-template-columns: minmax(0, 1fr) 240px; grid-template-areas: "tl bars" "ot bars";
+  gap: 0 8px; align-items: start; }
+@media (max-width: 699px) { :host { grid-template-columns: minmax(0, 1fr); grid-template-areas: "tl" "bars" "ot"; } }
+"""
+BAR_CSS = ":host { position: sticky; top: 0; z-index: 20; background: #fff; border-bottom: 1px solid #e2e2e2; }"
+MAIN_CSS = """
+:host { flex: 1 1 100%; min-width: 0; }
+@media (min-width: 900px) { :host { flex: 1 1 460px; } }
+"""
+MORE_CSS = """
+:host { flex: 1 1 100%; min-width: 0; }
+@media (min-width: 900px) { :host { flex: 0 0 270px; order: -1; } }
+"""
+
+
+LINK_CSS = "@media (min-width: 900px) { :host { display: none; } }"
+# Scroll the folded settings into view (`target`: their column).
+SCROLL_JS = "const v = Bokeh.index.find_one(target); if (v) v.el.scrollIntoView({block: 'start'});"
+
+
+def page_template():
+    """The served page's HTML: Panel's own, with a viewport meta tag, so that a phone
+    lays the app out at its own width instead of 980 px shrunk (Bokeh's `Document.template`)."""
+    import jinja2
+
+    return jinja2.Environment().from_string(
+        '{% extends base %}{% block postamble %}'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">{% endblock %}')
+
+
+def title_html(lang: str) -> str:
+    return (f"<b style='font-size:19px'>pipeviz</b> "
+            f"<span style='font-size:13px;color:#444'>{escape(template('app.tagline', lang))}</span>")
 
 
 def flex(basis: str, **styles) -> dict:

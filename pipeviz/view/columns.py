@@ -25,7 +25,11 @@ from .palette import DISPLAY_KIND, KIND_COLORS, MAX_CHUNKS, chunk_palette, label
 
 ROW = 0.38  # half the height of a rank's row of boxes, in rank units
 ROW_PX = 26  # timeline height per rank
-LABEL_PX_PER_CHAR = 7.5  # a micro-batch number is drawn when its box has room for it
+# A micro-batch number is drawn when its box has room for it: its digits (10 px text,
+# a digit about 5.7 px wide) and a little margin, so a one-digit box of 10 px is
+# numbered (a forward box at V=2 in an 800 px frame, a 1F1B forward on a phone is not).
+LABEL_PX_PER_CHAR = 6.0
+LABEL_PAD_PX = 4.0
 CHUNKS = "chunks"  # the unit field's choice that counts chunks; the other counts micro-batch equivalents
 
 
@@ -117,11 +121,11 @@ def labels(res: Result, plot_px: float, window: tuple[float, float] | None = Non
     order, tl = res.order, res.timeline
     x0, x1 = window if window is not None else (0.0, tl.makespan)
     px_per_unit = plot_px / max(x1 - x0, 1e-12)
-    if (tl.end - tl.start).max(initial=0.0) * px_per_unit < 2 * LABEL_PX_PER_CHAR:  # no room even for one digit
+    if (tl.end - tl.start).max(initial=0.0) * px_per_unit < LABEL_PX_PER_CHAR + LABEL_PAD_PX:  # no room for one digit
         return {"x": np.zeros(0), "y": np.zeros(0), "text": [], "dark": np.zeros(0)}
     fb = order.kind == FB
     digits = np.where(fb, np.maximum(_digits(order.mb), _digits(order.mb2)), _digits(order.mb))
-    room = (tl.end - tl.start) * px_per_unit >= (digits + 1) * LABEL_PX_PER_CHAR
+    room = (tl.end - tl.start) * px_per_unit >= digits * LABEL_PX_PER_CHAR + LABEL_PAD_PX
     room &= (tl.end > x0) & (tl.start < x1)
     keep = np.flatnonzero(room)
     halves = fb[keep]

@@ -21,7 +21,7 @@ from .features import FEATURES
 from .field import MAX_RAW, Field, fmt, read_value, shown
 
 __all__ = ["FIELDS", "MAX_RAW", "PRESETS", "Field", "Preset", "defaults", "encode", "parse",
-           "url_keys"]
+           "url_keys", "with_base"]
 
 
 def _table() -> dict[str, Field]:
@@ -108,6 +108,18 @@ def url_keys() -> list[str]:
     return [k for k, f in FIELDS.items() if f.in_url]
 
 
-def encode(state: dict) -> str:
-    """'schedule=1f1b&P=4&...': every URL field, in FIELDS' order, numbers written shortest."""
-    return "&".join(f"{k}={quote(fmt(state[k]), safe='-.,')}" for k in url_keys() if k in state)
+def encode(state: dict, base: dict | None = None) -> str:
+    """'schedule=interleaved&V=2': the URL fields whose values differ from `base` (the
+    view a URL is read against: the defaults, or the view a page was built to open at),
+    in FIELDS' order, numbers written shortest. A permalink names only what it changes;
+    a URL naming every field (as older ones did) reads the same."""
+    base = defaults() if base is None else base
+    return "&".join(f"{k}={quote(fmt(state[k]), safe='-.,')}" for k in url_keys() if k in state and state[k] != base.get(k))
+
+
+def with_base(updates: dict, base: dict | None = None) -> dict:
+    """A URL's values as a whole view: every URL field it does not name at `base`'s
+    value (the defaults by default), so that a permalink opens the view it was written
+    for whatever was shown before."""
+    base = defaults() if base is None else base
+    return {**{k: base[k] for k in url_keys()}, **updates}

@@ -205,8 +205,8 @@ def bars_key_html(has_w: bool, lang: str = "en", balanced: bool = False) -> str:
 def table_config(cfg: Config, name: str) -> Config:
     """The row of `name` in the comparison table: the current P, m, V, costs, encoder
     and balancing (so the current row is what the chart shows), with the schedule's own
-    V where it has a fixed one."""
-    return Config(name, cfg.P, cfg.m, SCHEDULES[name].fixed_V or cfg.V, cfg.costs, encoder=cfg.encoder,
+    V where it has one (Schedule.own_V)."""
+    return Config(name, cfg.P, cfg.m, SCHEDULES[name].own_V(cfg.V), cfg.costs, encoder=cfg.encoder,
                   balance=cfg.balance)
 
 

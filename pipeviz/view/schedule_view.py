@@ -3,8 +3,9 @@ unit and the language, and the rule that keeps V and the schedule together.
 
 The rule: a schedule with a fixed V (1 for GPipe, 1F1B and ZB-H1/H2, 2 for the
 V-shaped ones) keeps it. Moving V above 1 on 1F1B is the article's step "drag V to 2
-or 3": it moves to interleaved 1F1B, which at V = 1 is 1F1B. Interleaved at V = 1
-shows 1F1B's order and numbers, and says so.
+or 3": it moves to interleaved 1F1B, which at V = 1 is 1F1B. Choosing interleaved at
+V = 1 moves V to 2 (its least V, where it is itself); dragging V back to 1 on it shows
+1F1B's order and numbers, and says so.
 """
 
 from __future__ import annotations
@@ -47,6 +48,10 @@ def rule(state: dict, changed: set, notes: list[Msg]) -> bool:
         else:
             state["V"] = fixed
             notes.append(msg("rule.v_kept" if by_v else "rule.v_set", name=name, V=fixed))
+    elif V < SCHEDULES[name].least_V and "schedule" in changed and "V" not in changed:
+        # Chosen at a V where it is another schedule (interleaved at V = 1 is 1F1B): its least V.
+        state["V"] = SCHEDULES[name].least_V
+        notes.append(msg("rule.v_least", name=name, V=state["V"]))
     elif name == V_STEP[1] and V == 1 and changed & {"V", "schedule"}:
         notes.append(msg("rule.interleaved_v1"))
     return False

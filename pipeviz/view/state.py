@@ -47,11 +47,10 @@ def config(state: dict) -> Config:
 
 def row_config(state: dict, name: str) -> Config:
     """The comparison table's row for schedule `name`: the state's P, m, V (the
-    schedule's own where fixed), costs, balancing, and stage weights for that row's
+    schedule's own V where it has one, Schedule.own_V), costs, balancing, and stage weights for that row's
     stages. Like `readouts.table_config`, no encoder: the rows compare schedules (the
     closing section compares the encoder's placements)."""
-    fixed = SCHEDULES[name].fixed_V
-    return config({**state, "schedule": name, "V": fixed or state["V"], "encoder": NO_ENCODER})
+    return config({**state, "schedule": name, "V": SCHEDULES[name].own_V(state["V"]), "encoder": NO_ENCODER})
 
 
 def problem(state: dict) -> ConfigError | None:

@@ -17,7 +17,7 @@ import numpy as np
 
 from ..config import Config
 from ..errors import ConfigError
-from ..registry import NAMES, SCHEDULES, check
+from ..registry import NAMES, check
 from ..simulate import simulate
 from ..text import template
 from .readouts import table_config
@@ -137,5 +137,4 @@ def figure_view(values: dict, cfg: Config, lang: str = "en") -> dict:
 
 
 def as_data() -> dict:
-    return {"mMax": M_MAX, "mPoints": list(M_POINTS), "mLine": list(M_LINE), "vMax": V_MAX, "vSchedule": V_SCHEDULE,
-            "fixedV": {n: s.fixed_V for n, s in SCHEDULES.items()}}
+    return {"mMax": M_MAX, "mPoints": list(M_POINTS), "mLine": list(M_LINE), "vMax": V_MAX, "vSchedule": V_SCHEDULE}

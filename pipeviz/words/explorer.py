@@ -48,6 +48,11 @@ STRINGS = {
     "preset.gpt": ("Profiled GPT costs (Zero Bubble paper)", "实测 GPT 开销（Zero Bubble 论文）"),
     "preset.deepseek": ("DualPipe-V: DeepSeek's figure, P=4, m=10", "DualPipe-V：DeepSeek 的示意图，P=4，m=10"),
     "app.tagline": ("How pipeline-parallel training spends its time.", "流水线并行训练的时间花在了哪里。"),
+    # The groups of settings beyond the article's first controls (folded until opened).
+    "group.more": ("More settings", "更多设置"),
+    "bar.label": ("Schedule, P, m and V", "调度、P、m 和 V"),
+    "group.closing": ("Encoder and balancing", "编码器与均衡"),
+    "group.display": ("Display and teaching", "显示与教学"),
     "notice.invalid": ("Not valid: {why}. The chart still shows {shown}.", "无效：{why}。图上仍是 {shown}。"),
     "notice.nothing": ("nothing yet", "空白"),
     "notice.config": ("{name} with P={P}, m={m}, V={V}", "{name}，P={P}，m={m}，V={V}"),
@@ -69,6 +74,7 @@ STRINGS = {
         "{name} 每个 rank 放 {V} 个模型块：V 保持为 {V}",
     ),
     "rule.v_set": ("{name} runs {V} model chunk(s) per rank: V set to {V}", "{name} 每个 rank 放 {V} 个模型块：V 已设为 {V}"),
+    "rule.v_least": ("{name} is itself from V = {V} on: V set to {V}", "{name} 从 V = {V} 起才是它自己：V 已设为 {V}"),
     "rule.interleaved_v1": (
         "interleaved 1F1B with V = 1 is 1F1B: these are 1F1B's order and numbers",
         "V = 1 的 interleaved 1F1B 就是 1F1B：这里显示的是 1F1B 的顺序和数值",

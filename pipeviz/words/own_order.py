@@ -18,6 +18,7 @@ STRINGS = {
     "choice.placement.loop": ("loop: stage s on rank s mod P", "循环：第 s 段在 rank s mod P"),
     "choice.placement.v": ("v: rank r holds r and 2P-1-r", "V 形：rank r 放第 r 和 2P-1-r 段"),
     "own.edit": ("Edit this schedule", "修改这个调度"),
+    "own.back": ("Back to the schedules", "回到调度"),
     "own.placeholder": ("0F0 0F1 0B0 0F2 0B1 0B2\n1F0 1B0 1F1 1B1 1F2 1B2",
                         "0F0 0F1 0B0 0F2 0B1 0B2\n1F0 1B0 1F1 1B1 1F2 1B2"),
     "rule.custom_off": ("back to the schedules: your order stays in its box", "回到调度：你的顺序还留在框里"),
