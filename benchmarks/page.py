@@ -80,7 +80,7 @@ HOOK = """(cold) => {
 # At rest: no deferred refresh pending, no plot waiting for its (throttled) repaint,
 # and two frames since the last one painted.
 SETTLED_JS = """async () => {
-    const busy = () => PipevizExplorer.get().laterPending || !PipevizExplorer.paint.idle();
+    const busy = () => PipevizExplorer.get().laterPending || !PipevizExplorer.compat.idle();
     while (busy()) await new Promise((ok) => setTimeout(ok, 10));
     await new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok)));
 }"""

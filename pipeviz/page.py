@@ -26,7 +26,7 @@ each file adds to one of the globals PipevizText, PipevizEngine, PipevizExplorer
   columns.js       each figure's columns and properties (view/columns.py)
   readouts.js      the readouts (view/readouts.py)
   closing.js       the closing section's readouts: encoder, balancing (view/closing.py)
-  paint.js         Bokeh's repaint without the work that changes nothing (both explorers)
+  compat.js        every patch of Bokeh's browser code, for the pinned version (both explorers)
   explorer.js      widgets <-> state, drawing (app.py's role)
 tests/test_js_parity.py holds each part to its Python original.
 """
@@ -58,7 +58,7 @@ from bokeh.models import (
 )
 from bokeh.resources import Resources
 
-from . import custom, memory, stages, static, text
+from . import compat, custom, memory, stages, static, text
 from .config import MAX_OPS, Config
 from .costs import COST_MAX, COST_MIN, MAY_BE_ZERO
 from .costs import NAMES as COST_NAMES
@@ -79,7 +79,7 @@ from .view.state import ENGINE_FIELDS, LATER_MS
 TOGGLES = ("critical", "projector")
 # In the order the page loads them: each may use those before it.
 SCRIPTS = ("text.js", "engine.js", "memory.js", "custom.js", "encoder.js", "balance.js", "causes.js", "fields.js",
-           "memory_view.js", "state.js", "columns.js", "readouts.js", "closing.js", "glance.js", "paint.js", "a11y.js",
+           "memory_view.js", "state.js", "columns.js", "readouts.js", "closing.js", "glance.js", "compat.js", "a11y.js",
            "teach.js", "sweep.js", "explorer.js")
 
 
@@ -125,6 +125,7 @@ def page_data() -> dict:
         # Each feature's own (view/features.py), by its name.
         "features": {f.name: f.data() for f in FEATURES if f.data is not None},
         "sweep": sweep.as_data(),
+        "compat": compat.browser(panel=False),  # static/compat.js: the page runs no Panel
     }
 
 

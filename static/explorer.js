@@ -511,7 +511,7 @@
   // its URL asks for, and follow the fragment from then on.
   Explorer.prototype.start = function () {
     var self = this, loc = root.location;
-    X.paint.install(); // Bokeh's repaint without the work that changes nothing (static/paint.js)
+    X.compat.install(DATA.compat); // Bokeh's repaint without the work that changes nothing (static/compat.js)
     X.glance.start(this);
     this.refresh(Array.from(FIELDS.keys()));
     this.ready = true;

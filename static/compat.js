@@ -556,14 +556,64 @@
     return !painting && (placing.pending === null || placing.pending.size === 0);
   }
 
-  var PATCHES = { styles: styles, widths: widths, hatches: hatches, css: css, variants: variants, positions: positions,
-    axes: axes, sliders: sliders, labels: labels, boxes: boxes };
+  // Panel's Location writes each new URL with history.pushState: every change of view
+  // (each slider step) became a Back step, and in a course page's iframe the course
+  // page's Back walked through them. The app's URL is replaced instead, as the page
+  // replaces its own (static/explorer.js); before the document is idle, Panel's own
+  // path keeps the URL for later, as it does.
+  function urls() {
+    var models = root.Bokeh && root.Bokeh.Models, model = null;
+    try { model = models && typeof models.get === 'function' ? models.get(LOCATION) : null; } catch (e) { model = null; }
+    var view = model && model.prototype.default_view, proto = view && view.prototype;
+    if (!proto || typeof proto._set_url_gated !== 'function' || typeof proto._ensure_idle_gate !== 'function') return false;
+    if (proto._set_url_gated.pvReplace) return true;
+    var gated = function (url) {
+      this._ensure_idle_gate();
+      if (!this._idle_ready) { this._pending_url = url; return; } // Panel's own path, before the page is idle
+      root.history.replaceState(root.history.state, '', url);
+      this.model.href = root.location.href;
+    };
+    gated.pvReplace = true;
+    proto._set_url_gated = gated;
+    return true;
+  }
+  var LOCATION = 'panel.models.location.Location'; // Panel's model, as Bokeh's registry names it
 
-  function install() {
-    tracking();
-    return Object.keys(PATCHES).filter(function (name) { return PATCHES[name](); });
+  // Each patch and the library whose internals it reaches into.
+  var PATCHES = { styles: ['bokeh', styles], widths: ['bokeh', widths], hatches: ['bokeh', hatches],
+    css: ['bokeh', css], variants: ['bokeh', variants], positions: ['bokeh', positions], axes: ['bokeh', axes],
+    sliders: ['bokeh', sliders], labels: ['bokeh', labels], boxes: ['bokeh', boxes], urls: ['panel', urls] };
+  var NAMES = Object.keys(PATCHES), warned = {};
+
+  // versions: {tested: {bokeh, panel}, the versions every patch was written and measured
+  // against (pipeviz/compat.py's TESTED), and panel: the installed Panel's version, or
+  // null where the page runs no Panel}. Bokeh's own is Bokeh.version; Panel's bundle
+  // has none a script can read, so Python says which Panel it serves. A patch applies
+  // only when its library is the tested version; with another, it stays out (said
+  // once on the console) and the explorer runs on the library's own behaviour.
+  function install(versions) {
+    var installed = { bokeh: root.Bokeh ? root.Bokeh.version : null, panel: versions.panel };
+    var tested = function (library) {
+      var have = installed[library], want = versions.tested[library];
+      if (have === null || have === undefined) return false; // no such library on this page
+      if (have !== want && !warned[library] && root.console) {
+        warned[library] = true;
+        root.console.warn('pipeviz: ' + library + ' ' + have + ' is not the tested ' + want + '; its patches are left out');
+      }
+      return have === want;
+    };
+    if (tested('bokeh')) tracking();
+    // A name here is left out (benchmarks/compat.py's rounds without one patch).
+    var without = [].concat(root.PIPEVIZ_COMPAT_WITHOUT || []);
+    return NAMES.filter(function (name) {
+      var patch = PATCHES[name];
+      return without.indexOf(name) < 0 && tested(patch[0]) && patch[1]();
+    });
   }
 
   var X = root.PipevizExplorer = root.PipevizExplorer || {};
-  X.paint = { install: install, PATCHES: Object.keys(PATCHES), idle: idle };
+  X.compat = { install: install, PATCHES: NAMES, LIBRARY: NAMES.reduce(function (out, name) {
+    out[name] = PATCHES[name][0];
+    return out;
+  }, {}), idle: idle };
 })(typeof window !== 'undefined' ? window : globalThis);
