@@ -6,8 +6,8 @@ the entries) so that a schedule module can be imported on its own.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 
 from .closed_form import ClosedForm
 from .config import Config
@@ -26,6 +26,8 @@ class Schedule:
     closed_form: Callable[[Config], ClosedForm]
     check: Callable[[Config], None] | None = None  # further constraints, raising ConfigError
     takes_G: bool = False
+    # The texts of the formulas its closed form shows, by name (the page's twin reads them as data).
+    formulas: Mapping[str, str] = field(default_factory=dict)
 
     def title(self, lang: str = "en") -> str:
         return template(f"sched.{self.name}.title", lang)
@@ -43,5 +45,5 @@ class Schedule:
         """What the standalone page needs to know (its strings travel in the table)."""
         return {
             "name": self.name, "placement": self.placement, "fixedV": self.fixed_V,
-            "opsPerChunk": self.ops_per_chunk, "takesG": self.takes_G,
+            "opsPerChunk": self.ops_per_chunk, "takesG": self.takes_G, "formulas": dict(self.formulas),
         }

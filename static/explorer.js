@@ -30,8 +30,7 @@
   var DATA = root.PIPEVIZ_DATA;
   var FIELDS = X.fields.FIELDS;
   var ENGINE_FIELDS = DATA.rules.engineFields;
-  var SOURCES = ['ops', 'fb_halves', 'stuck_ops', 'labels', 'bubbles', 'bars', 'steps', 'steps_before', 'memory_bars',
-    'memory_over'];
+  var SOURCES = DATA.consts.sources; // the figures' sources a result fills (render/figures.SOURCES)
   var MV = X.memoryView;
   var CACHE_SIZE = 16; // engine results kept, as app.run_cached keeps 64 (they are larger here)
 

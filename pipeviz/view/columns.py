@@ -25,6 +25,8 @@ from .palette import DISPLAY_KIND, KIND_COLORS, MAX_CHUNKS, chunk_palette, label
 
 ROW = 0.38  # half the height of a rank's row of boxes, in rank units
 ROW_PX = 26  # timeline height per rank
+# The timeline's height: its axes' and title's room plus ROW_PX a rank, within these bounds.
+TIMELINE_BASE_PX, TIMELINE_MIN_PX, TIMELINE_MAX_PX = 90, 160, 620
 LABEL_PX_PER_CHAR = 7.5  # a micro-batch number is drawn when its box has room for it
 CHUNKS = "chunks"  # the unit field's choice that counts chunks; the other counts micro-batch equivalents
 
@@ -242,7 +244,7 @@ def stuck_columns(res: Result, row: float, lang: str = "en") -> dict:
 
 
 def timeline_height(P: int) -> int:
-    return max(160, min(620, 90 + ROW_PX * P))
+    return max(TIMELINE_MIN_PX, min(TIMELINE_MAX_PX, TIMELINE_BASE_PX + ROW_PX * P))
 
 
 def props(res: Result, unit: str, lang: str) -> dict:
