@@ -93,7 +93,7 @@ LATENCY_JS = """(target) => {
 # no plot waits for its (throttled) repaint, and two frames have passed since, so the
 # table and the sweep it sent are painted too.
 SETTLED_JS = """async (value) => {
-    const busy = () => !location.search.includes(value) || !PipevizExplorer.paint.idle();
+    const busy = () => !location.search.includes(value) || !PipevizExplorer.compat.idle();
     while (busy()) await new Promise((ok) => setTimeout(ok, 10));
     await new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok)));
 }"""

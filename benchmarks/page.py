@@ -1,6 +1,6 @@
 """The standalone page: its size, and slider-to-repaint in the Debian chromium.
 
-    .venv/bin/python benchmarks/page.py [--presses N]
+    .venv/bin/python benchmarks/page.py [--presses N] [--without PATCH]
 
 Builds the page with `python -m pipeviz page`, opens it from file:// and presses
 a slider's arrow keys. Latency runs from the key event's timestamp (when the browser
@@ -20,7 +20,8 @@ key every 30 ms after the last repaint, as a held key or a drag: the deferred
 refreshes fall between), and "paced": a key every PACED_MS by the clock whatever
 the page is doing, as a reader stepping a slider, so that keys also land while the
 deferred refresh computes the comparison table. The served app's benchmark
-(benchmarks/app.py) always runs the engine.
+(benchmarks/app.py) always runs the engine. --without leaves one of static/compat.js's
+patches out (benchmarks/compat.py alternates rounds with and without each).
 """
 
 from __future__ import annotations
@@ -80,7 +81,7 @@ HOOK = """(cold) => {
 # At rest: no deferred refresh pending, no plot waiting for its (throttled) repaint,
 # and two frames since the last one painted.
 SETTLED_JS = """async () => {
-    const busy = () => PipevizExplorer.get().laterPending || !PipevizExplorer.paint.idle();
+    const busy = () => PipevizExplorer.get().laterPending || !PipevizExplorer.compat.idle();
     while (busy()) await new Promise((ok) => setTimeout(ok, 10));
     await new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok)));
 }"""
@@ -94,6 +95,7 @@ def pct(xs, q):
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--presses", type=int, default=40)
+    ap.add_argument("--without", help="a patch of static/compat.js to leave out")
     args = ap.parse_args()
 
     from conftest import CHROMIUM, CHROMIUM_ARGS
@@ -107,6 +109,8 @@ def main() -> None:
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=CHROMIUM, args=["--headless", *CHROMIUM_ARGS])
             page = browser.new_page(viewport={"width": 1400, "height": 1000})
+            if args.without:  # read by install() before it applies the patches
+                page.add_init_script(f"window.PIPEVIZ_COMPAT_WITHOUT = [{args.without!r}];")
             runs = [(label, case, False, "") for label, case in CASES.items()]
             runs += [(label, CASES[label], True, mode) for mode in ("", "held", "paced") for label in TARGETS]
             for label, (fragment, handle_index, keys), cold, mode in runs:

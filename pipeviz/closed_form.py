@@ -82,6 +82,10 @@ def fraction_text(x: Fraction, max_denominator: int = 10_000) -> str:
     return f"{x.numerator}/{x.denominator}" if x.denominator <= max_denominator else ""
 
 
+# fill_drain's formulas, for one chunk per rank and for V (the page reads them as data).
+FILL_DRAIN_FORMULAS = {"bubble": "(P-1)/(m+P-1)", "bubble_v": "(P-1)/(mV+P-1)"}
+
+
 def fill_drain(P: int, m: int, V: int, costs: Costs, peak: np.ndarray, order_caveat: Msg | None = None) -> ClosedForm:
     """GPipe, 1F1B and interleaved: the fill and drain cost (P-1) chunk-steps of
     t_f + t_b each, a V-th of a rank's share, at any t_f and t_b; nothing else idles.
@@ -90,7 +94,7 @@ def fill_drain(P: int, m: int, V: int, costs: Costs, peak: np.ndarray, order_cav
     bubble = Fraction(P - 1, m * V + P - 1)
     return ClosedForm(
         bubble=bubble,
-        bubble_formula="(P-1)/(m+P-1)" if V == 1 else "(P-1)/(mV+P-1)",
+        bubble_formula=FILL_DRAIN_FORMULAS["bubble" if V == 1 else "bubble_v"],
         bubble_exact=caveat is None,
         caveat=caveat,
         steady_bubble=bubble,

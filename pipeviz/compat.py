@@ -1,5 +1,6 @@
-"""Every place pipeviz reaches into Bokeh's or Panel's internals, in one module (the
-browser's are in static/paint.js).
+"""Every place pipeviz reaches into Bokeh's or Panel's internals, in one module per
+language: this one for the Python side, static/compat.js for the browser's (BokehJS's
+repaint, Panel's Location view), which `browser()` tells the tested versions.
 
 pipeviz pins bokeh and panel (requirements.txt and pyproject.toml name the same
 versions, `TESTED` here). Each patch says what it changes, why, and the figure that
@@ -37,6 +38,13 @@ _refused: set[str] = set()  # patches left out, logged once each
 def tested(library: str) -> bool:
     """Whether the installed `library` is the version the patches were tested with."""
     return version(library) == TESTED[library]
+
+
+def browser(panel: bool) -> dict:
+    """What static/compat.js's install() is handed: the tested versions, and the installed
+    Panel's where the page runs Panel (`panel`; its bundle has no version a script can
+    read, while Bokeh's is `Bokeh.version`)."""
+    return {"tested": dict(TESTED), "panel": version("panel") if panel else None}
 
 
 def _applies(name: str, library: str) -> bool:

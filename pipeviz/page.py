@@ -26,7 +26,7 @@ each file adds to one of the globals PipevizText, PipevizEngine, PipevizExplorer
   columns.js       each figure's columns and properties (view/columns.py)
   readouts.js      the readouts (view/readouts.py)
   closing.js       the closing section's readouts: encoder, balancing (view/closing.py)
-  paint.js         Bokeh's repaint without the work that changes nothing (both explorers)
+  compat.js        every patch of Bokeh's browser code, for the pinned version (both explorers)
   explorer.js      widgets <-> state, drawing (app.py's role)
 tests/test_js_parity.py holds each part to its Python original.
 """
@@ -59,14 +59,15 @@ from bokeh.models import (
 )
 from bokeh.resources import Resources
 
-from . import custom, memory, stages, static, text
+from . import compat, custom, memory, stages, static, text
+from .closed_form import FILL_DRAIN_FORMULAS
 from .config import MAX_OPS, Config
 from .costs import COST_MAX, COST_MIN, MAY_BE_ZERO
 from .costs import NAMES as COST_NAMES
 from .custom import MAX_TEXT
 from .errors import ConfigError
 from .registry import NAMES, SCHEDULES
-from .render.figures import HIDE_EMPTY, Figures
+from .render.figures import HIDE_EMPTY, SOURCES, Figures
 from .render.style import PAGE_CSS, READOUT_CSS, TOUCH_CSS
 from .text import template
 from .view import columns, glance, lod, palette, sweep
@@ -80,7 +81,7 @@ from .view.state import ENGINE_FIELDS, LATER_MS
 TOGGLES = ("critical", "projector")
 # In the order the page loads them: each may use those before it.
 SCRIPTS = ("text.js", "engine.js", "memory.js", "custom.js", "encoder.js", "balance.js", "causes.js", "fields.js",
-           "memory_view.js", "state.js", "columns.js", "readouts.js", "closing.js", "glance.js", "paint.js", "a11y.js",
+           "memory_view.js", "state.js", "columns.js", "readouts.js", "closing.js", "glance.js", "compat.js", "a11y.js",
            "teach.js", "sweep.js", "explorer.js")
 
 
@@ -100,7 +101,9 @@ def page_data() -> dict:
 
     return {
         "strings": text.table(),
+        "codes": codes(),
         "engine": {"maxOps": MAX_OPS, "rtol": RTOL, "costMin": COST_MIN, "costMax": COST_MAX,
+                   "fillDrainFormulas": dict(FILL_DRAIN_FORMULAS),
                    "costNames": list(COST_NAMES), "mayBeZero": list(MAY_BE_ZERO),
                    "weights": {"min": stages.WEIGHT_MIN, "max": stages.WEIGHT_MAX, "maxShown": stages.MAX_SHOWN}},
         "memory": memory.as_data(),
@@ -117,6 +120,9 @@ def page_data() -> dict:
         "tableMemoryHead": MEMORY_HEAD,
         "consts": {"row": ROW, "rowPx": ROW_PX, "labelPxPerChar": LABEL_PX_PER_CHAR, "labelPadPx": LABEL_PAD_PX,
                    "chunksUnit": CHUNKS,
+                   "timelineHeight": {"basePx": columns.TIMELINE_BASE_PX, "minPx": columns.TIMELINE_MIN_PX,
+                                      "maxPx": columns.TIMELINE_MAX_PX},
+                   "sources": list(SOURCES), "lines": list(columns.LINES),
                    "plotPx": Figures().plot_px, "hideEmpty": list(HIDE_EMPTY),
                    "lod": {"minPx": lod.MIN_PX, "outlinePx": lod.OUTLINE_PX, "cull": lod.CULL,
                            "bubblePx": lod.BUBBLE_PX, "stepPx": lod.STEP_PX}},
@@ -127,7 +133,23 @@ def page_data() -> dict:
         # Each feature's own (view/features.py), by its name.
         "features": {f.name: f.data() for f in FEATURES if f.data is not None},
         "sweep": sweep.as_data(),
+        "compat": compat.browser(panel=False),  # static/compat.js: the page runs no Panel
     }
+
+
+def codes() -> dict:
+    """The numbers both engines must agree on, by their names in Python: each op kind's
+    code (order.py) and its name in the action notation, the placements, an order's
+    segments (encoder.py), what the in-flight events count (metrics.py), and the index
+    that stands for no op (causes.py)."""
+    from . import causes, encoder, metrics, order
+
+    def named(module, *names: str) -> dict:
+        return {name: getattr(module, name) for name in names}
+
+    return {"kinds": named(order, "F", "B", "I", "W", "FB", "EF", "EB"), "kindNames": list(order.KIND_NAMES),
+            "placements": list(order.PLACEMENTS), "segments": named(encoder, "PROLOGUE", "PIPELINE", "EPILOGUE"),
+            "counted": named(metrics, "INFLIGHT", "AWAITING_B", "AWAITING_W"), "none": causes.NONE}
 
 
 def layouts() -> dict:

@@ -6,8 +6,8 @@ the entries) so that a schedule module can be imported on its own.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 
 from .closed_form import ClosedForm
 from .config import Config
@@ -29,6 +29,8 @@ class Schedule:
     # The smallest V at which the schedule is itself (interleaved 1F1B at V = 1 is 1F1B):
     # a comparison row or a sweep asks it for V, and choosing it moves V up to it.
     least_V: int = 1
+    # The texts of the formulas its closed form shows, by name (the page's twin reads them as data).
+    formulas: Mapping[str, str] = field(default_factory=dict)
 
     def title(self, lang: str = "en") -> str:
         return template(f"sched.{self.name}.title", lang)
@@ -52,4 +54,5 @@ class Schedule:
         return {
             "name": self.name, "placement": self.placement, "fixedV": self.fixed_V,
             "opsPerChunk": self.ops_per_chunk, "takesG": self.takes_G, "leastV": self.least_V,
+            "formulas": dict(self.formulas),
         }

@@ -1,6 +1,6 @@
 """The browser code of both explorers: the standalone page's JavaScript engine and
 explorer (each file the twin of a Python module, held to it by tests/test_js_parity.py),
-and what the served app runs in the browser too (paint.js, a11y.js, teach_models.js).
+and what the served app runs in the browser too (compat.js, a11y.js, teach_models.js).
 
 It lives at the top of the repository, beside `pipeviz/`, and is installed as the
 package `pipeviz.static` (pyproject.toml maps it), so `pip install .` and

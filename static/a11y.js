@@ -15,7 +15,7 @@
  * and every toggle button (named by its label) gets aria-pressed.
  * watch(names) applies now and again whenever the views' DOM changes (Panel rebuilds
  * the controls when the language changes), batched to one walk per frame. (Bokeh
- * rewrites its views' <style> elements on every repaint: static/paint.js stops the
+ * rewrites its views' <style> elements on every repaint: static/compat.js stops the
  * rewrites that change nothing.)
  */
 (function (root) {

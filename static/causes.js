@@ -14,7 +14,7 @@
   'use strict';
 
   var E = root.PipevizEngine;
-  var NONE = -1;
+  var NONE = root.PIPEVIZ_DATA.codes.none; // the index that stands for no op (causes.NONE)
 
   function tolerance(tl) { return 1e-9 * Math.max(1.0, tl.makespan); }
 

@@ -113,7 +113,7 @@
         [row.makespan, row.pipeline, row.exposed, row.hidden, row.filled]
           .forEach(function (text) { cells.push(R.compose('td', { text: text })); });
       }
-      var current = row.current ? ' class="pv-current" aria-current="true"' : '';
+      var current = row.current ? R.compose('row_class', { classes: 'pv-current' }) + R.compose('row_current', {}) : '';
       return R.compose('place_row', { current: current, place: row.place, cells: cells.join('') });
     });
     var th = head.map(function (k) { return R.compose('th', { text: T.template(k, lang) }); }).join('');

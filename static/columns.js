@@ -15,6 +15,7 @@
   var PALETTE = DATA.palette;
   var C = DATA.consts;
   var ROW = C.row, ROW_PX = C.rowPx, LABEL_PX_PER_CHAR = C.labelPxPerChar, LABEL_PAD_PX = C.labelPadPx;
+  var HEIGHT = C.timelineHeight; // columns.timeline_height's bounds
   var MAX_CHUNKS = PALETTE.maxChunks, DISPLAY_KIND = PALETTE.displayKind;
   var LOD = C.lod; // view/lod.py's MIN_PX, OUTLINE_PX, CULL, BUBBLE_PX and STEP_PX
   var POW10 = [1, 10, 100, 1000, 10000, 100000, 1000000];
@@ -190,7 +191,7 @@
     return out;
   }
 
-  var LINES = ['steps', 'steps_before']; // the multi-line sources thinned to the pixels
+  var LINES = C.lines; // the multi-line sources thinned to the pixels
 
   // The over-time lines drawn for the visible window: figureView's `lines`, each
   // line's vertices kept where they show (columns.over_time_lines).
@@ -339,7 +340,7 @@
     return { xs: xs, ys: ys, rank: rank, width: style.width, alpha: style.alpha };
   }
 
-  function timelineHeight(P) { return Math.max(160, Math.min(620, 90 + ROW_PX * P)); }
+  function timelineHeight(P) { return Math.max(HEIGHT.minPx, Math.min(HEIGHT.maxPx, HEIGHT.basePx + ROW_PX * P)); }
 
   // Display kind * MAX_CHUNKS + chunk -> colour for `chunks` chunks per rank
   // (palette.chunk_palette, sent ready-made for 1..MAX_CHUNKS).

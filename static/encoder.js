@@ -19,7 +19,8 @@
   var F = E.F, B = E.B, I = E.I, FB = E.FB, EF = E.EF, EB = E.EB;
   var PLACES = root.PIPEVIZ_DATA.features.closing.places;
   var STAGE0 = PLACES[0], SEPARATE = PLACES[1];
-  var PROLOGUE = 0, PIPELINE = 1, EPILOGUE = 2; // an order's segments
+  var SEGMENTS = root.PIPEVIZ_DATA.codes.segments; // an order's segments (encoder.py)
+  var PROLOGUE = SEGMENTS.PROLOGUE, PIPELINE = SEGMENTS.PIPELINE, EPILOGUE = SEGMENTS.EPILOGUE;
 
   // encoder.Encoder: costs per micro-batch (t_f's units), placement, frozen (no backward).
   function Encoder(ef, eb, place, frozen) {

@@ -199,10 +199,13 @@
   // ---------------------------------------------------------------------------
   // Orders (order.py): each rank's ops in execution order, flat and rank-major.
 
-  var F = 0, B = 1, I = 2, W = 3, FB = 4, EF = 5, EB = 6;
-  var KIND_NAMES = ['F', 'B', 'I', 'W', 'F&B', 'EF', 'EB'];
+  // The op kinds' codes, their names in the notation (a code is its name's index) and
+  // the placements: order.py's, as data (PIPEVIZ_DATA.codes, page.codes).
+  var CODES = DATA.codes, K = CODES.kinds;
+  var F = K.F, B = K.B, I = K.I, W = K.W, FB = K.FB, EF = K.EF, EB = K.EB;
+  var KIND_NAMES = CODES.kindNames;
   var KIND_CODES = new Map(KIND_NAMES.map(function (k, i) { return [k, i]; }));
-  var PLACEMENTS = ['loop', 'v'];
+  var PLACEMENTS = CODES.placements;
 
   // Stage s lives on rank s mod P (GPipe, 1F1B, interleaved).
   function loopPlacement(P, V) {
@@ -266,7 +269,7 @@
   // [kind, mb] for encoder ops.
   Order.prototype.op = function (i) {
     var k = this.kind[i];
-    if (k === FB) return ['F&B', this.mb[i], this.stage[i], this.mb2[i], this.stage2[i]];
+    if (k === FB) return [KIND_NAMES[FB], this.mb[i], this.stage[i], this.mb2[i], this.stage2[i]];
     if (k === EF || k === EB) return [KIND_NAMES[k], this.mb[i]];
     return [KIND_NAMES[k], this.mb[i], this.stage[i]];
   };
@@ -320,8 +323,9 @@
 
   function token(op) {
     var kind = op[0];
-    if (kind === 'F&B') return op[2] + 'F' + op[1] + '&' + op[4] + 'B' + op[3];
-    if (kind === 'EF' || kind === 'EB') return kind + op[1];
+    var code = KIND_CODES.get(kind);
+    if (code === FB) return op[2] + 'F' + op[1] + '&' + op[4] + 'B' + op[3];
+    if (code === EF || code === EB) return kind + op[1];
     return op[2] + kind + op[1];
   }
 
@@ -846,7 +850,7 @@
 
   // Event kinds (metrics._events): per op, a start event that adds 1 where the op
   // starts what is counted and an end event that takes 1 away where it ends it.
-  var IN_FLIGHT = 0, AWAITING_B = 1, AWAITING_W = 2;
+  var IN_FLIGHT = CODES.counted.INFLIGHT, AWAITING_B = CODES.counted.AWAITING_B, AWAITING_W = CODES.counted.AWAITING_W;
   function up(what, k) { return what !== AWAITING_W && (k === F || k === FB) ? 1 : 0; }
   function down(what, k) {
     if (what === IN_FLIGHT) return k === B || k === W || k === FB ? 1 : 0; // the chunk's last backward op
@@ -1027,11 +1031,12 @@
   // GPipe, 1F1B and interleaved: the fill and drain cost (P-1) chunk-steps of
   // t_f + t_b each, a V-th of a rank's share; nothing else idles. Bubble
   // (P-1)/(mV+P-1), the same one iteration or back to back.
+  var FILL_DRAIN = DATA.engine.fillDrainFormulas; // closed_form.FILL_DRAIN_FORMULAS
   function fillDrain(P, m, V, c, peak, orderCaveat) {
     var caveat = orderCaveat || commCaveat(c);
     var bubble = fr(P - 1, m * V + P - 1);
     return closedForm({
-      bubble: bubble, bubbleFormula: V === 1 ? '(P-1)/(m+P-1)' : '(P-1)/(mV+P-1)',
+      bubble: bubble, bubbleFormula: V === 1 ? FILL_DRAIN.bubble : FILL_DRAIN.bubble_v,
       bubbleExact: caveat === null, caveat: caveat, steadyBubble: bubble, steadyExact: caveat === null,
       peakChunks: Int32Array.from(peak), p2pPerMicrobatch: P > 1 ? 2 * (V * P - 1) : 0,
     });
@@ -1064,6 +1069,7 @@
     spec.generate = impl.generate;
     spec.closedForm = impl.closedForm;
     spec.check = impl.check || null;
+    return spec; // its data too: the formulas its closed form shows
   }
 
   function get(name) {

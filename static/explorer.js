@@ -30,8 +30,7 @@
   var DATA = root.PIPEVIZ_DATA;
   var FIELDS = X.fields.FIELDS;
   var ENGINE_FIELDS = DATA.rules.engineFields;
-  var SOURCES = ['ops', 'fb_halves', 'stuck_ops', 'labels', 'bubbles', 'bars', 'steps', 'steps_before', 'memory_bars',
-    'memory_over'];
+  var SOURCES = DATA.consts.sources; // the figures' sources a result fills (render/figures.SOURCES)
   var MV = X.memoryView;
   var CACHE_SIZE = 16; // engine results kept, as app.run_cached keeps 64 (they are larger here)
 
@@ -522,7 +521,7 @@
   // its URL asks for, and follow the fragment from then on.
   Explorer.prototype.start = function () {
     var self = this, loc = root.location;
-    X.paint.install(); // Bokeh's repaint without the work that changes nothing (static/paint.js)
+    X.compat.install(DATA.compat); // Bokeh's repaint without the work that changes nothing (static/compat.js)
     X.glance.start(this);
     this.refresh(Array.from(FIELDS.keys()));
     this.ready = true;

@@ -26,7 +26,7 @@
   // Model(fields): checked as memory.Model.__post_init__ checks it.
   function Model(f) {
     var self = this;
-    ['L', 'h', 'a', 's', 'b', 'vocab', 't'].forEach(function (name) {
+    Object.keys(M.limits).forEach(function (name) { // memory.LIMITS' whole-number fields, in its order
       var lim = M.limits[name], v = f[name] === undefined ? M.defaults[name] : f[name];
       if (!isWhole(v) || v < lim[0] || v > lim[1]) {
         throw E.configError('model.whole', { name: name, value: FMT.str(v), low: lim[0], high: lim[1] });

@@ -222,8 +222,8 @@
         if (withMemory) cells.push(compose('td', { text: rowMemoryText(row, lang) }));
       }
       var classes = rowClasses(row);
-      var attrs = classes.length ? ' class="' + classes.join(' ') + '"' : '';
-      if (row.current) attrs += ' aria-current="true"';
+      var attrs = classes.length ? compose('row_class', { classes: classes.join(' ') }) : '';
+      if (row.current) attrs += compose('row_current', {});
       return compose('row', { current: attrs, name: row.name, cells: cells.join('') });
     });
     var head = headKeys.map(function (k) { return compose('th', { text: T.template(k, lang) }); }).join('');

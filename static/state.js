@@ -53,7 +53,7 @@
   // An order of one's own (view/own_order.rule): while it is shown, P, m and V
   // follow it where the sliders reach them, and moving the schedule, P, m or V goes
   // back to the schedules. Returns [shown, notes].
-  var OWN_FIELDS = ['order', 'placement', 'custom'], LEAVE = ['schedule', 'P', 'm', 'V'];
+  var OWN = root.PIPEVIZ_DATA.features.own_order, OWN_FIELDS = OWN.ownFields, LEAVE = OWN.leave;
   var readCache = new Map();
   function readOrder(text, placement) { // custom.read_cached
     var key = JSON.stringify([text, placement]);

@@ -24,10 +24,9 @@
   'use strict';
   if (root.PipevizTeach) return;
 
-  var SECONDS = 12; // one iteration plays in this many seconds at 1x
-  var SPEEDS = [0.25, 0.5, 1, 2, 4];
-  var FB = 4, EF = 5, EB = 6; // op kinds (order.py)
-  var OTHER = 0, OWN = 1; // how a gap ends (view/teach.py)
+  // refs.consts (render/teach.py): {kinds: the op kinds' codes FB, EF, EB (order.py),
+  // waits: how a gap ends, other and own (view/teach.py), speeds: the speed buttons'
+  // factors, seconds: one iteration's play at 1x}.
   var states = {};
 
   function state(refs) {
@@ -51,8 +50,8 @@
   // A time as a reader wants it: at most three decimals, no trailing zeros.
   function num(x) { return String(Math.round(x * 1000) / 1000); }
 
-  function opText(w, d, prefix, i) {
-    var kind = d[prefix + '_kind'][i];
+  function opText(w, d, prefix, i, kinds) {
+    var kind = d[prefix + '_kind'][i], FB = kinds.FB, EF = kinds.EF, EB = kinds.EB;
     var args = { kind: w['kind.' + kind], mb: d[prefix + '_mb'][i], stage: d[prefix + '_stage'][i],
       mb2: d[prefix + '_mb2'][i], stage2: d[prefix + '_stage2'][i] };
     if (kind === FB) return fill(w['op.pair'], args);
@@ -71,16 +70,16 @@
   function why(refs, b) {
     var i = waitsRow(refs, b);
     if (i < 0) return '';
-    var w = words(refs), d = refs.waits.data, form = d.form[i];
-    var args = { rank: d.rank[i], end: num(form === OTHER ? d.dep_end[i] : d.right[i]) };
-    if (form === OTHER) {
-      args.next = opText(w, d, 'next', i);
-      args.dep = opText(w, d, 'dep', i);
+    var w = words(refs), d = refs.waits.data, form = d.form[i], c = refs.consts, k = c.kinds;
+    var args = { rank: d.rank[i], end: num(form === c.waits.other ? d.dep_end[i] : d.right[i]) };
+    if (form === c.waits.other) {
+      args.next = opText(w, d, 'next', i, k);
+      args.dep = opText(w, d, 'dep', i, k);
       args.dep_rank = d.dep_rank[i];
       return fill(w['why.other'], args);
     }
-    if (form === OWN) {
-      args.next = opText(w, d, 'next', i);
+    if (form === c.waits.own) {
+      args.next = opText(w, d, 'next', i, k);
       return fill(w['why.own'], args);
     }
     return fill(w['why.end'], args);
@@ -119,18 +118,18 @@
   }
 
   // Box j is an op of micro-batch mb (an F&B pair is an op of both of its micro-batches).
-  function isOf(d, j, mb) { return d.mb[j] === mb || (d.kind[j] === FB && d.mb2[j] === mb); }
+  function isOf(d, j, mb, fb) { return d.mb[j] === mb || (d.kind[j] === fb && d.mb2[j] === mb); }
 
   // The boxes of micro-batch mb that stand for one op each (a run of narrow ops
   // merged into one box is not its own: the reader zooms in to follow one).
-  function opsOf(d, mb) {
+  function opsOf(d, mb, fb) {
     var out = [], n = d.mb.length;
-    for (var j = 0; j < n; j++) if (d.count[j] === 1 && isOf(d, j, mb)) out.push(j);
+    for (var j = 0; j < n; j++) if (d.count[j] === 1 && isOf(d, j, mb, fb)) out.push(j);
     return out;
   }
 
   function follow(refs, mb) {
-    var st = state(refs), all = opsOf(refs.ops.data, mb), n = refs.mb_ops.data.n;
+    var st = state(refs), all = opsOf(refs.ops.data, mb, refs.consts.kinds.FB), n = refs.mb_ops.data.n;
     st.following = mb;
     setSelection(refs, all);
     say(refs, fill(words(refs)['follow.on'], { mb: mb, n: n[mb] }));
@@ -150,7 +149,7 @@
     if (!idx.length) return unfollow(refs, idleNote(refs)); // a tap on empty space
     var i = idx[0];
     if (d.count[i] > 1) return unfollow(refs, fill(words(refs)['follow.merged'], { count: d.count[i] }));
-    if (st.following !== null && idx.length === 1 && isOf(d, i, st.following)) return unfollow(refs, idleNote(refs));
+    if (st.following !== null && idx.length === 1 && isOf(d, i, st.following, refs.consts.kinds.FB)) return unfollow(refs, idleNote(refs));
     follow(refs, d.mb[i]);
   }
 
@@ -274,7 +273,7 @@
     var end = refs.time.end;
     if (st.last !== null) {
       var dt = Math.min(stamp - st.last, 250) / 1000; // a hidden tab does not jump to the end
-      var t = Math.min(refs.time.value + dt * SPEEDS[refs.speed.active] * end / SECONDS, end);
+      var c = refs.consts, t = Math.min(refs.time.value + dt * c.speeds[refs.speed.active] * end / c.seconds, end);
       refs.time.value = t;
       if (st.frames.length < 100000) st.frames.push(stamp);
       if (t >= end) { refs.play.active = false; st.playing = false; return; }
@@ -449,6 +448,6 @@
   }
 
   root.PipevizTeach = {
-    on: on, why: why, download: download, countsAt: countsAt, slideLines: slideLines, state: state, SPEEDS: SPEEDS, SECONDS: SECONDS,
+    on: on, why: why, download: download, countsAt: countsAt, slideLines: slideLines, state: state,
   };
 })(typeof window !== 'undefined' ? window : globalThis);

@@ -71,3 +71,12 @@ def test_each_patch_applies_once(name):
     assert patched._pipeviz
     if name == "raw_location_query":
         assert patched("?P=%C2%B2&x=[1,2]") == {"P": "²", "x": "[1,2]"}  # strings, nothing evaluated
+
+
+def test_the_browser_is_told_the_tested_versions_and_the_served_panel(monkeypatch):
+    """static/compat.js compares Bokeh.version with the tested one itself; Panel's bundle
+    has no version a script can read, so the served app says which Panel it serves and
+    the page, which runs no Panel, says none."""
+    assert compat.browser(panel=False) == {"tested": compat.TESTED, "panel": None}
+    monkeypatch.setattr(compat, "version", lambda lib: {"panel": "0.0.1"}[lib])
+    assert compat.browser(panel=True) == {"tested": compat.TESTED, "panel": "0.0.1"}

@@ -70,10 +70,10 @@ def open_page(page, page_file, suffix=""):
 def settled(page, timeout=20_000):
     """The last change has gone all the way: readout, table and fragment written
     (after the repaint), the labels drawn for the timeline's current width and the
-    plots repainted and their elements placed (static/paint.js idle)."""
+    plots repainted and their elements placed (static/compat.js idle)."""
     page.wait_for_function(
         """() => { const x = window.PipevizExplorer && PipevizExplorer.get();
-            if (!x || x.laterPending || !PipevizExplorer.paint.idle() || !x.result
+            if (!x || x.laterPending || !PipevizExplorer.compat.idle() || !x.result
                 || !document.querySelector('#pv-table table')) return false;
             if (x.problem === null && location.hash !== '#' + PipevizExplorer.fields.encode(x.state())) return false;
             const w = Bokeh.documents[0].get_model_by_name('timeline').inner_width;

@@ -4,14 +4,23 @@ colours. All of that reaches the page as data (page.page_data()); a copy typed i
 .js file would drift from Python unnoticed. Also: plain ES2019 syntax, no modules.
 
 The scan reads every string literal of every file under static/ (comments
-and regular expressions skipped) and the code between them. test_the_scan_catches_*
-feed it tables of the kinds that used to live in the old engine.js and explorer.js,
-so a scan that stopped catching them would fail too.
+and regular expressions skipped) and the code between them, and the JavaScript held
+in Python modules too (a CustomJS's `code`, a `*_JS` constant, a component's `_esm`).
+Besides the data the page gets, it compares constants: a `var NAME = <number or
+array of numbers>` (or an object's field) whose value is that of a Python module's
+constant of the same name (case and underscores aside), an array of numbers equal
+to a Python tuple or list of numbers, and a string literal of 25 or more characters
+that stands verbatim in a Python file of the package. test_the_scan_catches_* feed
+it copies of each kind, many of which used to live in the old engine.js and
+explorer.js, so a scan that stopped catching them would fail too.
 """
 
 from __future__ import annotations
 
+import ast
+import importlib
 import re
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -22,8 +31,10 @@ from pipeviz.registry import NAMES
 from pipeviz.render.teach import LIBRARY
 from pipeviz.view.fields import FIELDS, PRESETS
 
-STATIC = Path(pipeviz.__file__).parent.parent / "static"
+PACKAGE = Path(pipeviz.__file__).parent
+STATIC = PACKAGE.parent / "static"
 JS_FILES = sorted(STATIC.rglob("*.js"))
+PY_FILES = sorted(PACKAGE.rglob("*.py"))
 DATA = page_data()
 
 # -- a small JavaScript lexer: string literals, and the code with literals and comments blanked
@@ -232,6 +243,144 @@ def scan(name: str, code: str) -> list[str]:
     return problems
 
 
+# -- JavaScript held in Python, and constants typed again ----------------------------------
+
+
+def held_js(source: str) -> list[tuple[str, str]]:
+    """The JavaScript a Python module holds, as (where, code): the string constants in
+    the value of a `*_JS` or `_esm` assignment and in any call's `code=` argument
+    (CustomJS, CustomJSHover, CustomJSTickFormatter, CustomJSFilter), joined."""
+    out = []
+
+    def code_of(node) -> str:
+        return "\n".join(n.value for n in ast.walk(node) if isinstance(n, ast.Constant) and isinstance(n.value, str))
+
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names = [t.id for t in targets if isinstance(t, ast.Name) and (t.id.endswith("_JS") or t.id == "_esm")]
+            if names:
+                out.append((f"{names[0]} (line {node.lineno})", code_of(node.value)))
+        elif isinstance(node, ast.Call):
+            out += [(f"code= (line {node.lineno})", code_of(kw.value)) for kw in node.keywords if kw.arg == "code"]
+    return out
+
+
+def held_in_python() -> list[tuple[Path, str, str]]:
+    """Every piece of JavaScript held in the package's Python modules: (file, where, code)."""
+    return [(path, where, code) for path in PY_FILES for where, code in held_js(path.read_text(encoding="utf-8"))]
+
+
+HELD = held_in_python()
+
+
+def _number(v) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def _numbers(v) -> bool:
+    return isinstance(v, (tuple, list)) and len(v) > 0 and all(_number(x) for x in v)
+
+
+def _strings(v) -> bool:
+    return isinstance(v, (tuple, list, set, frozenset)) and len(v) >= 2 and all(isinstance(x, str) for x in v)
+
+
+def _key(name: str) -> str:
+    """A constant's name as both languages may spell it: SPEEDS, speeds, MAX_OPS, maxOps."""
+    return name.replace("_", "").lower()
+
+
+# The layers whose constants the JavaScript must not type again (tests/test_layers.py):
+# all below the explorers.
+CONSTANT_LAYERS = ("words", "config", "orders", "engine", "outputs", "view", "render")
+
+
+@cache
+def python_constants() -> tuple[dict[str, list[tuple[str, object]]], list[tuple[str, tuple]]]:
+    """({name's key: [(module.NAME, value)]}, [(module.NAME, table)]): every module-level
+    constant (an upper-case name the module itself assigns) of those layers whose value
+    is a number, a tuple or list of numbers, or a tuple, list or set of strings (or a
+    dict's names, in order); the tables are those of three numbers or more and those of
+    strings."""
+    from test_layers import LAYERS, layer_of
+
+    wanted = {i for i, (name, _) in enumerate(LAYERS) if name in CONSTANT_LAYERS}
+    by_name: dict[str, list[tuple[str, object]]] = {}
+    for path in PY_FILES:
+        module = ".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts).removesuffix(".__init__")
+        if module.endswith("__main__") or layer_of(module) not in wanted:
+            continue
+        names = set()
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) else []
+            for t in targets:  # NAME = ..., or A, B = ...
+                names |= {n.id for n in (t.elts if isinstance(t, (ast.Tuple, ast.List)) else [t]) if isinstance(n, ast.Name)}
+        loaded = importlib.import_module(module)
+        for name in sorted(n for n in names if re.fullmatch(r"[A-Z][A-Z0-9_]*", n)):
+            value = getattr(loaded, name, None)
+            if isinstance(value, dict) and _strings(list(value)):
+                value = tuple(value)  # a table by name: its names, in order
+            if _number(value) or _numbers(value) or _strings(value):
+                by_name.setdefault(_key(name), []).append((f"{module}.{name}", value))
+    tables = [(where, v) for found in by_name.values() for where, v in found
+              if (_numbers(v) and len(v) >= 3) or _strings(v)]
+    return by_name, tables
+
+
+_NUM = r"-?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?"
+_ARRAY = rf"\[\s*{_NUM}(?:\s*,\s*{_NUM})*\s*,?\s*\]"
+_VALUE = rf"(?:{_ARRAY}|{_NUM})(?![\w.])"
+_WORDS = r'\[\s*"[^"\n]*"(?:\s*,\s*"[^"\n]*")+\s*,?\s*\]'  # an array of string literals (as lex() quotes them)
+LONG = 25  # a string literal this long is a copy wherever Python holds it verbatim
+
+
+def _js_value(text: str):
+    return [float(x) for x in re.findall(_NUM, text)] if text.lstrip().startswith("[") else float(text)
+
+
+def _equal(js, py) -> bool:
+    if isinstance(js, list) and js and isinstance(js[0], str):  # a set's members in any order
+        return _strings(py) and (sorted(js) == sorted(py) if isinstance(py, (set, frozenset)) else js == list(py))
+    if isinstance(js, list):
+        return _numbers(py) and len(py) == len(js) and all(float(p) == j for p, j in zip(py, js))
+    return _number(py) and float(py) == js
+
+
+@cache
+def python_texts() -> dict[Path, tuple[str, tuple[str, ...]]]:
+    """Each Python file of the package: its text, and its string constants (unescaped)."""
+    out = {}
+    for path in PY_FILES:
+        text = path.read_text(encoding="utf-8")
+        strings = tuple(n.value for n in ast.walk(ast.parse(text)) if isinstance(n, ast.Constant) and isinstance(n.value, str))
+        out[path] = (text, strings)
+    return out
+
+
+def copies(name: str, code: str, holder: Path | None = None) -> list[str]:
+    """Constants and long strings of Python's that one piece of JavaScript types again
+    (`holder`: the Python file that holds it, where its own strings stand)."""
+    literals, _, plain = lex(code)
+    by_name, tables = python_constants()
+    problems = []
+    for m in re.finditer(rf"(?:\bvar|\blet|\bconst|,|\{{)\s*([A-Za-z_$][\w$]*)\s*[=:]\s*({_VALUE})", plain):
+        js, value = m.group(1), _js_value(m.group(2))
+        for where, py in by_name.get(_key(js), []):
+            if _equal(value, py):
+                problems.append(f"{name}: {js} = {m.group(2)} is {where} (send it as data)")
+    for m in [*re.finditer(_ARRAY, plain), *re.finditer(_WORDS, plain)]:
+        value = _js_value(m.group(0)) if m.re.pattern == _ARRAY else re.findall(r'"([^"\n]*)"', m.group(0))
+        problems += [f"{name}: {m.group(0)} is {where} (send it as data)" for where, py in tables if _equal(value, py)]
+    for lit in sorted(set(literals)):
+        if len(lit) < LONG:
+            continue
+        for path, (text, strings) in python_texts().items():
+            if path != holder and (lit in text or any(lit in s for s in strings)):
+                problems.append(f"{name}: {lit!r} stands in {path.relative_to(PACKAGE.parent)} (send it as data)")
+    return problems
+
+
 def es2019_problems(name: str, code: str) -> list[str]:
     _, bare, _ = lex(code)
     checks = {
@@ -254,7 +403,24 @@ def test_the_page_loads_every_static_file():
 
 @pytest.mark.parametrize("path", JS_FILES, ids=rel)
 def test_no_data_of_pythons_is_typed_again(path):
-    assert scan(rel(path), path.read_text(encoding="utf-8")) == []
+    code = path.read_text(encoding="utf-8")
+    assert scan(rel(path), code) + copies(rel(path), code) == []
+
+
+@pytest.mark.parametrize("held", HELD, ids=[f"{p.relative_to(PACKAGE.parent)}:{where}" for p, where, _ in HELD])
+def test_the_javascript_held_in_python_types_no_data_again(held):
+    path, where, code = held
+    name = f"{path.relative_to(PACKAGE.parent)}: {where}"
+    assert scan(name, code) + copies(name, code, holder=path) == []
+
+
+def test_the_javascript_held_in_python_is_found():
+    """The scan sees the JavaScript the Python modules hold: the teaching models'
+    clock and handlers, the page's callbacks, the served app's component."""
+    found = {(p.relative_to(PACKAGE.parent).as_posix(), where.split(" ")[0]) for p, where, _ in HELD}
+    assert {("pipeviz/render/teach.py", "CLOCK_JS"), ("pipeviz/render/teach.py", "code="),
+            ("pipeviz/page.py", "code="), ("pipeviz/served/glance.py", "_esm")} <= found
+    assert any("PipevizExplorer.handle" in code for _, _, code in HELD)
 
 
 @pytest.mark.parametrize("path", JS_FILES, ids=rel)
@@ -292,6 +458,56 @@ READDED = {
 @pytest.mark.parametrize("what", READDED)
 def test_the_scan_catches_a_readded_table(what):
     assert scan("explorer.js", READDED[what]) != [], what
+
+
+# Copies of Python's constants and long strings, each of which the scan must flag.
+COPIED = {
+    "an op kind's code": "var FB = 4;",
+    "op kinds in one declaration": "var X = 1, EF = 5, EB = 6;",
+    "a code as an object's field": "var kinds = {F: 0, EB: 6};",
+    "a constant in the other spelling": "var timelineMaxPx = 620;",
+    "a constant by its own name": "var PLAY_SECONDS = 12;",
+    "speeds by name": "var playSpeeds = [0.25, 0.5, 1, 2, 4];",
+    "speeds under another name": "var paces = [0.25, 0.5, 1, 2, 4];",
+    "an array in a call": "go([0.25, 0.5, 1, 2, 4]);",
+    "a formula": "var f = '(P-1)t_f / (m(t_f+t_b+t_w) + (P-1)t_f)';",
+    "markup": "var swatch = '<span class=\"pv-swatch\" style=\"background:' + c + '\"></span>';",
+    "a set's members, in another order": "var LEAVE = ['V', 'm', 'P', 'schedule'];",
+    "a tuple of names under another name": "var OWN = ['order', 'placement', 'custom'];",
+    "a table's names": "var names = ['ops', 'fb_halves', 'stuck_ops', 'labels', 'bubbles', 'bars', 'steps', "
+                       "'steps_before', 'memory_bars', 'memory_over'];",
+    "a docstring's words": "throw new Error('a schedule module can be imported on its own');",
+}
+
+
+@pytest.mark.parametrize("what", COPIED)
+def test_the_scan_catches_a_copied_constant(what):
+    assert copies("explorer.js", COPIED[what]) != [], what
+
+
+def test_the_scan_leaves_other_numbers_and_short_strings():
+    code = ("var FB = 5, speeds = [0.25, 0.5, 1, 2], n = 620, s = 'a short string, 24 chars';"
+            "var own = ['order', 'placement'], leave = ['schedule', 'P', 'm', 'V', 'x'];")
+    assert copies("explorer.js", code) == []
+
+
+def test_the_scan_reads_javascript_held_in_python():
+    """A CustomJS's code, a *_JS constant and a component's _esm are read as JavaScript
+    (a copy in each is flagged), and a string the module itself holds is not a copy
+    of itself."""
+    source = (
+        'from bokeh.models import CustomJS\n'
+        'CLOCK_JS = """var playSeconds = 12;"""\n'
+        'handler = CustomJS(args={}, code=lib + "var F = 0, FB = 4;")\n'
+        'class C:\n'
+        '    _esm = A11Y_JS + """export function render() { return [0.25, 0.5, 1, 2, 4]; }"""\n'
+    )
+    held = held_js(source)
+    assert [where.split(" ")[0] for where, _ in held] == ["CLOCK_JS", "code=", "_esm"]
+    assert all(copies(where, code) for where, code in held), held
+    teach = PACKAGE / "render" / "teach.py"
+    own = [(where, code) for p, where, code in HELD if p == teach and where.startswith("CLOCK_JS")]
+    assert own and copies("CLOCK_JS", own[0][1] + "\nvar s = 'the time slider shows its value as';", teach) == []
 
 
 def test_the_scan_lets_a_schedule_name_itself_once_where_it_registers():

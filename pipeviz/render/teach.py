@@ -42,6 +42,7 @@ from bokeh.models import (
 from bokeh.models.tools import PanTool, ResetTool, SaveTool, WheelZoomTool
 
 from .. import static
+from ..order import EB, EF, FB
 from ..view import teach
 from ..view.palette import BUBBLE_HATCH, KIND_COLORS, W_ONLY_COLOR
 from ..view.teach import LABEL_GLYPHS
@@ -59,7 +60,8 @@ SOURCES = {
     "teach_words": ["key", "text"],
     "slide_texts": ["head", "summary", "extra"],  # the slide's readout (set into its titles for a figure) and its room
 }
-SPEED_LABELS = ["¼×", "½×", "1×", "2×", "4×"]  # teach.js's SPEEDS
+# The speed buttons' labels: view/teach.PLAY_SPEEDS as "¼×" ... "4×".
+SPEED_LABELS = [{0.25: "¼", 0.5: "½"}.get(x, f"{x:g}") + "×" for x in teach.PLAY_SPEEDS]
 CURSOR = "#222222"
 # The clock: the time slider shows its value as "12.5 of 33" ("play.time" from the
 # teach_words source; the makespan is the slider's end, and at most three decimals as
@@ -220,6 +222,9 @@ def build(sources: dict, tl, bars, over) -> Parts:
         # How a figure's readout wraps (view/teach.py: slide_lines, slide_extra).
         slide_wrap=dict(breaks=[list(b) for b in teach.SLIDE_BREAKS], line_height=teach.SLIDE_LINE_HEIGHT,
                         margin=teach.SLIDE_MARGIN_PX),
+        # The op kinds it names (order.py), how a gap ends (view/teach.py), the play's pace.
+        consts=dict(kinds=dict(FB=FB, EF=EF, EB=EB), waits=dict(other=teach.WAITS_OTHER, own=teach.WAITS_OWN),
+                    speeds=list(teach.PLAY_SPEEDS), seconds=teach.PLAY_SECONDS),
     )
     handler = CustomJS(args=dict(refs=refs), code=lib + "\nPipevizTeach.on(refs, cb_obj);")
     src["ops"].selected.js_on_change("indices", handler)

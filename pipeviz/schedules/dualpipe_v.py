@@ -170,6 +170,12 @@ def caveat_for(P: int, costs):
     return None
 
 
+# The formulas its closed form shows: the bubble at equal and at unequal stage costs,
+# and DeepSeek's idle in their notation, restated in docs/model.md's symbols.
+FORMULAS = {"bubble": "D/(m(t_f+t_b+t_w)+D)", "bubble_unequal": "1-Σbusy/(P(busy[P-1]+D))",
+            "authors": "D = (PP/2-1)(F&B+B-3W) = (P-1)(t_fb+t_b-2t_w)/2"}
+
+
 def closed_form(cfg: Config) -> ClosedForm:
     P, m, costs = cfg.P, cfg.m, cfg.costs
     D = deepseek_idle(P, costs)
@@ -180,7 +186,7 @@ def closed_form(cfg: Config) -> ClosedForm:
     bubble = 1 - sum(work) / (P * makespan) if makespan > 0 else Fraction(0)
     caveat = caveat_for(P, costs)
     equal = len(set(work)) == 1
-    formula = "D/(m(t_f+t_b+t_w)+D)" if equal else "1-Σbusy/(P(busy[P-1]+D))"
+    formula = FORMULAS["bubble" if equal else "bubble_unequal"]
     peak = np.full(P, 2 * P + 1, dtype=np.int64)  # DeepSeek's PP+1 chunks, every rank
     return ClosedForm(
         bubble=bubble,
@@ -193,12 +199,12 @@ def closed_form(cfg: Config) -> ClosedForm:
         peak_awaiting_b=peak,  # the peak comes before any split backward
         peak_awaiting_w=np.zeros(P, dtype=np.int64),
         p2p_per_microbatch=4 * (P - 1),  # 2P-1 boundaries, one of them inside rank P-1
-        authors=AuthorsBubble(who="dualpipe-v.deepseek", formula="D = (PP/2-1)(F&B+B-3W) = (P-1)(t_fb+t_b-2t_w)/2",
+        authors=AuthorsBubble(who="dualpipe-v.deepseek", formula=FORMULAS["authors"],
                               idle=D, rank=P - 1),
     )
 
 
 ENTRY = Schedule(
     name="dualpipe-v", position=70, placement="v", fixed_V=2, ops_per_chunk=3,
-    generate=generate, closed_form=closed_form, check=check,
+    generate=generate, closed_form=closed_form, check=check, formulas=FORMULAS,
 )

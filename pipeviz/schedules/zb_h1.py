@@ -39,6 +39,10 @@ def generate(cfg: Config) -> Order:
     return order.build()
 
 
+# The formula its closed form shows (in docs/model.md's symbols).
+FORMULAS = {"bubble": "(P-1)(t_f+t_b-t_w) / (m(t_f+t_b+t_w) + (P-1)(t_f+t_b-t_w))"}
+
+
 def closed_form(cfg: Config) -> ClosedForm:
     P, m, costs = cfg.P, cfg.m, cfg.costs
     tf, tb, tw = cost_fractions(costs)
@@ -55,7 +59,7 @@ def closed_form(cfg: Config) -> ClosedForm:
     awaiting_b = np.minimum(P - np.arange(P), m)
     return ClosedForm(
         bubble=bubble,
-        bubble_formula="(P-1)(t_f+t_b-t_w) / (m(t_f+t_b+t_w) + (P-1)(t_f+t_b-t_w))",
+        bubble_formula=FORMULAS["bubble"],
         bubble_exact=caveat is None,
         caveat=caveat,
         steady_bubble=bubble,  # rank 0 runs from the first op to the last
@@ -69,5 +73,5 @@ def closed_form(cfg: Config) -> ClosedForm:
 
 ENTRY = Schedule(
     name="zb-h1", position=40, placement="loop", fixed_V=1, ops_per_chunk=3,
-    generate=generate, closed_form=closed_form,
+    generate=generate, closed_form=closed_form, formulas=FORMULAS,
 )

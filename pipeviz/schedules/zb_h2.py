@@ -84,6 +84,10 @@ def _greedy(P: int, m: int) -> Order:
     return order.build()
 
 
+# The formula its closed form shows (in docs/model.md's symbols).
+FORMULAS = {"bubble": "(P-1)t_f / (m(t_f+t_b+t_w) + (P-1)t_f)"}
+
+
 def closed_form(cfg: Config) -> ClosedForm:
     P, m, costs = cfg.P, cfg.m, cfg.costs
     tf, tb, tw = cost_fractions(costs)
@@ -102,7 +106,7 @@ def closed_form(cfg: Config) -> ClosedForm:
     awaiting_b = np.minimum(2 * (P - np.arange(P)) - 1, m)
     return ClosedForm(
         bubble=bubble,
-        bubble_formula="(P-1)t_f / (m(t_f+t_b+t_w) + (P-1)t_f)",
+        bubble_formula=FORMULAS["bubble"],
         bubble_exact=caveat is None,
         caveat=caveat,
         steady_bubble=steady,
@@ -116,5 +120,5 @@ def closed_form(cfg: Config) -> ClosedForm:
 
 ENTRY = Schedule(
     name="zb-h2", position=50, placement="loop", fixed_V=1, ops_per_chunk=3,
-    generate=generate, closed_form=closed_form,
+    generate=generate, closed_form=closed_form, formulas=FORMULAS,
 )

@@ -58,6 +58,10 @@ def generate(cfg: Config) -> Order:
     return order.build(keep_mb_below=m)  # drop the padding micro-batches
 
 
+# The formula its closed form shows (in docs/model.md's symbols).
+FORMULAS = {"bubble": "(P-1)t_f/2 / (m(t_f+t_b+t_w) + (P-1)t_f/2)"}
+
+
 def closed_form(cfg: Config) -> ClosedForm:
     P, m, costs = cfg.P, cfg.m, cfg.costs
     tf, tb, tw = cost_fractions(costs)
@@ -75,7 +79,7 @@ def closed_form(cfg: Config) -> ClosedForm:
     peak = np.minimum(np.minimum(2 * P, 2 * m), m + 1 + r)
     return ClosedForm(
         bubble=bubble,
-        bubble_formula="(P-1)t_f/2 / (m(t_f+t_b+t_w) + (P-1)t_f/2)",
+        bubble_formula=FORMULAS["bubble"],
         bubble_exact=caveat is None,
         caveat=caveat,
         steady_bubble=Fraction(0),
@@ -89,5 +93,5 @@ def closed_form(cfg: Config) -> ClosedForm:
 
 ENTRY = Schedule(
     name="zb-v", position=60, placement="v", fixed_V=2, ops_per_chunk=3,
-    generate=generate, closed_form=closed_form,
+    generate=generate, closed_form=closed_form, formulas=FORMULAS,
 )

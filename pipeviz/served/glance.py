@@ -12,53 +12,29 @@ from __future__ import annotations
 import panel as pn
 import param
 
-from .. import static
+from .. import compat, static
 from ..engine import Result
 from ..text import template
 from ..view import glance
 
 A11Y_JS = static.read("a11y.js")
-PAINT_JS = static.read("paint.js")
-
-
-# Panel's Location writes each new URL with history.pushState: every change of view
-# (each slider step) became a Back step, and in a course page's iframe the course
-# page's Back walked through them. The page replaces its URL (static/explorer.js); so
-# does the app: the same write, with replaceState (and 3.2 ms less a change here).
-REPLACE_URLS_JS = """
-function replaceUrls(doc) {
-  if (!doc.is_idle) doc.idle.connect(() => replaceUrls(doc));  // the Location's view may come after this one
-  for (const root of doc.roots()) {
-    if (root.type !== 'panel.models.location.Location') continue;
-    const view = window.Bokeh.index.find_one(root);
-    const proto = view ? Object.getPrototypeOf(view) : null;
-    if (!proto || typeof proto._set_url_gated !== 'function' || proto._set_url_gated.pvReplace) continue;
-    const gated = function (url) {
-      this._ensure_idle_gate();
-      if (!this._idle_ready) { this._pending_url = url; return; }  // Panel's own path, before the page is idle
-      window.history.replaceState(window.history.state, '', url);
-      this.model.href = window.location.href;
-    };
-    gated.pvReplace = true;
-    proto._set_url_gated = gated;
-  }
-}
-"""
+COMPAT_JS = static.read("compat.js")
 
 
 class A11y(pn.custom.JSComponent):
     """Runs static/a11y.js in the browser: names every control marked with the CSS
     class pv-a11y-<key> (glance.NAMED; the readout becomes a polite live region), and
     names them again whenever the controls are rebuilt or the language changes. It
-    also installs static/paint.js, as the page does when it starts, and makes the URL
-    follow the view in place (REPLACE_URLS_JS)."""
+    also installs static/compat.js's patches, as the page does when it starts: Bokeh's
+    repaint without the work that changes nothing, and the URL replaced in place."""
 
     names = param.Dict(default={})
+    # What static/compat.js's install() is told: the tested versions and the served Panel's.
+    versions = param.Dict(default={})
 
-    _esm = PAINT_JS + A11Y_JS + REPLACE_URLS_JS + """
+    _esm = COMPAT_JS + A11Y_JS + """
 export function render({ model }) {
-  window.PipevizExplorer.paint.install();  // Bokeh's repaint without the work that changes nothing
-  replaceUrls(model.document);
+  window.PipevizExplorer.compat.install(model.versions);
   const again = window.PipevizExplorer.a11y.watch(() => model.names);
   model.on('names', again);
   return document.createElement('span');
@@ -82,7 +58,8 @@ class GlancePanes:
         self.ops_table = pn.pane.HTML("", name="ops_table", sizing_mode="stretch_width")
         self.ops_card = pn.Card(self.ops_rank, self.ops_table, title=template("ops.title", lang), collapsed=True,
                                 sizing_mode="stretch_width", name="ops_card")
-        self.a11y = A11y(names=glance.control_names(lang), width=0, height=0, margin=0)
+        self.a11y = A11y(names=glance.control_names(lang), versions=compat.browser(panel=True), width=0, height=0,
+                         margin=0)
         self.result: Result | None = None
         self.lang = lang
         self.ops_card.param.watch(lambda e: self._show_ops(), "collapsed")

@@ -283,7 +283,7 @@ MORE_CSS = """
 
 LINK_CSS = "@media (min-width: 900px) { :host { display: none; } }"
 # Scroll the folded settings into view (`target`: their column).
-SCROLL_JS = "const v = Bokeh.index.find_one(target); if (v) v.el.scrollIntoView({block: 'start'});"
+SCROLL_JS = "const v = Bokeh.index.find_one(target); if (v) v.el.scrollIntoView();  // its top to the top"
 
 
 def page_template():

@@ -169,7 +169,7 @@ def placements_html(rows: list[dict], lang: str = "en") -> str:
             cells.append(compose("td_span", span=str(len(PLACES_HEAD) - 1), text=row["error"].html(lang)))
         else:
             cells += [compose("td", text=row[k]) for k in ("makespan", "pipeline", "exposed", "hidden", "filled")]
-        current = ' class="pv-current" aria-current="true"' if row["current"] else ""
+        current = compose("row_class", classes="pv-current") + compose("row_current") if row["current"] else ""
         out.append(compose("place_row", current=current, place=row["place"], cells="".join(cells)))
     head = "".join(compose("th", text=template(k, lang)) for k in PLACES_HEAD)
     return compose("places", title=template("cl.places", lang), table=compose("table", head=head, rows="".join(out)),

@@ -30,6 +30,8 @@ ROW_PX = 26  # timeline height per rank
 # numbered (a forward box at V=2 in an 800 px frame, a 1F1B forward on a phone is not).
 LABEL_PX_PER_CHAR = 6.0
 LABEL_PAD_PX = 4.0
+# The timeline's height: its axes' and title's room plus ROW_PX a rank, within these bounds.
+TIMELINE_BASE_PX, TIMELINE_MIN_PX, TIMELINE_MAX_PX = 90, 160, 620
 CHUNKS = "chunks"  # the unit field's choice that counts chunks; the other counts micro-batch equivalents
 
 
@@ -246,7 +248,7 @@ def stuck_columns(res: Result, row: float, lang: str = "en") -> dict:
 
 
 def timeline_height(P: int) -> int:
-    return max(160, min(620, 90 + ROW_PX * P))
+    return max(TIMELINE_MIN_PX, min(TIMELINE_MAX_PX, TIMELINE_BASE_PX + ROW_PX * P))
 
 
 def props(res: Result, unit: str, lang: str) -> dict:

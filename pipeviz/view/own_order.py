@@ -62,4 +62,9 @@ def run(state: dict, costs) -> Result:
 
 
 # First in the explorer's list: while the order is shown, the rules after it do not apply.
-FEATURE = Feature(name="own_order", fields=FIELDS, engine_fields=OWN_FIELDS, rule=rule)
+def as_data() -> dict:
+    """The rule's fields for the page's twin (static/state.js)."""
+    return {"ownFields": list(OWN_FIELDS), "leave": sorted(LEAVE)}
+
+
+FEATURE = Feature(name="own_order", fields=FIELDS, engine_fields=OWN_FIELDS, rule=rule, data=as_data)

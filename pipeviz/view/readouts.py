@@ -40,6 +40,8 @@ LAYOUTS = {
     ),
     "th": "<th>{text}</th>",
     "row": '<tr{current} data-schedule="{name}">{cells}</tr>',
+    "row_class": ' class="{classes}"',  # a row's attributes: its classes, and whether it is the one shown
+    "row_current": ' aria-current="true"',
     "td": "<td>{text}</td>",
     "td_span": '<td colspan="{span}">{text}</td>',
     "parts": '<div class="pv-parts">{text}</div>',
@@ -275,9 +277,9 @@ def table_html(rows: list[dict], lang: str = "en") -> str:
             if with_memory:
                 cells.append(compose("td", text=row_memory_text(row, lang)))
         classes = row_classes(row)
-        attrs = f' class="{" ".join(classes)}"' if classes else ""
+        attrs = compose("row_class", classes=" ".join(classes)) if classes else ""
         if row["current"]:
-            attrs += ' aria-current="true"'
+            attrs += compose("row_current")
         out.append(compose("row", current=attrs, name=row["name"], cells="".join(cells)))
     head = "".join(compose("th", text=template(k, lang)) for k in head_keys)
     return compose("table", head=head, rows="".join(out))

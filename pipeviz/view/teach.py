@@ -66,6 +66,10 @@ SLIDE_MARGIN_PX = 8
 # Each line a readout title gains past its first, as a multiple of its font size
 # (as Bokeh spaces a title's lines, measured in its PNG: 15 px at 13 px, 12 at 11).
 SLIDE_LINE_HEIGHT = 1.15
+# Playing the iteration: one plays in PLAY_SECONDS at 1x, and the speed buttons
+# multiply that pace (static/teach_models.js gets both through its refs).
+PLAY_SECONDS = 12
+PLAY_SPEEDS = (0.25, 0.5, 1, 2, 4)
 # Words the browser code (static/teach_models.js) reads, by key.
 WORD_KEYS = ("why.other", "why.own", "why.end", "why.hint", "op.desc", "op.pair", "op.encoder", "follow.on",
              "follow.merged",

@@ -118,15 +118,15 @@
     var peak = E.perRank(P, function () { return 2 * P + 1; });
     var out = E.closedForm({
       bubble: bubble,
-      bubbleFormula: equal ? 'D/(m(t_f+t_b+t_w)+D)' : '1-Σbusy/(P(busy[P-1]+D))',
+      bubbleFormula: equal ? spec.formulas.bubble : spec.formulas.bubble_unequal,
       bubbleExact: caveat === null, caveat: caveat,
       steadyBubble: bubble, steadyExact: caveat === null,
       peakChunks: peak, peakAwaitingB: Int32Array.from(peak), peakAwaitingW: new Int32Array(P),
       p2pPerMicrobatch: 4 * (P - 1),
     });
-    out.authors = { who: 'dualpipe-v.deepseek', formula: 'D = (PP/2-1)(F&B+B-3W) = (P-1)(t_fb+t_b-2t_w)/2', idle: D, rank: P - 1 };
+    out.authors = { who: 'dualpipe-v.deepseek', formula: spec.formulas.authors, idle: D, rank: P - 1 };
     return out;
   }
 
-  E.register('dualpipe-v', { generate: generate, closedForm: closedForm, check: check });
+  var spec = E.register('dualpipe-v', { generate: generate, closedForm: closedForm, check: check });
 })(PipevizEngine);

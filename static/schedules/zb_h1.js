@@ -44,7 +44,7 @@
     var awaitingB = E.perRank(P, function (r) { return Math.min(P - r, m); });
     return E.closedForm({
       bubble: bubble,
-      bubbleFormula: '(P-1)(t_f+t_b-t_w) / (m(t_f+t_b+t_w) + (P-1)(t_f+t_b-t_w))',
+      bubbleFormula: spec.formulas.bubble,
       bubbleExact: caveat === null,
       caveat: caveat,
       steadyBubble: bubble, // rank 0 runs from the first op to the last
@@ -56,5 +56,5 @@
     });
   }
 
-  E.register('zb-h1', { generate: generate, closedForm: closedForm });
+  var spec = E.register('zb-h1', { generate: generate, closedForm: closedForm });
 })(PipevizEngine);

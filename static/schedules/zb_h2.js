@@ -86,7 +86,7 @@
     var awaitingB = E.perRank(P, function (r) { return Math.min(2 * (P - r) - 1, m); });
     return E.closedForm({
       bubble: bubble,
-      bubbleFormula: '(P-1)t_f / (m(t_f+t_b+t_w) + (P-1)t_f)',
+      bubbleFormula: spec.formulas.bubble,
       bubbleExact: caveat === null,
       caveat: caveat,
       steadyBubble: steady,
@@ -98,5 +98,5 @@
     });
   }
 
-  E.register('zb-h2', { generate: generate, closedForm: closedForm });
+  var spec = E.register('zb-h2', { generate: generate, closedForm: closedForm });
 })(PipevizEngine);

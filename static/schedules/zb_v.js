@@ -63,7 +63,7 @@
     var peak = E.perRank(P, function (r) { return Math.min(Math.min(2 * P, 2 * m), m + 1 + r); });
     return E.closedForm({
       bubble: bubble,
-      bubbleFormula: '(P-1)t_f/2 / (m(t_f+t_b+t_w) + (P-1)t_f/2)',
+      bubbleFormula: spec.formulas.bubble,
       bubbleExact: caveat === null,
       caveat: caveat,
       steadyBubble: E.fraction(0),
@@ -75,5 +75,5 @@
     });
   }
 
-  E.register('zb-v', { generate: generate, closedForm: closedForm });
+  var spec = E.register('zb-v', { generate: generate, closedForm: closedForm });
 })(PipevizEngine);

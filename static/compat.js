@@ -1,56 +1,69 @@
-/* Bokeh's repaint, without the work that changes nothing (both explorers load this
- * file; it twins nothing). Each keypress replaces some sources' data and repaints
- * their plots, and Bokeh then redoes, every time, work whose result is the same:
+/* Every patch of Bokeh's and Panel's browser code, in one place (pipeviz/compat.py
+ * holds the server's). Both explorers install it: the page when it starts
+ * (static/explorer.js), the served app through its A11y component
+ * (pipeviz/served/glance.py). It twins nothing.
  *
- *   styles     it rewrites every renderer's position stylesheet on every repaint,
- *              changed or not, and each write re-parses it and restyles its view:
- *              a stylesheet is written only when its text changes
- *   widths     it measures every label and tick label again with measureText
- *              (20 us a call here), though the texts are the same few numbers in
- *              the same font: a width is measured once per font and text, and
- *              measured again once fonts finish loading (Bokeh caches a font's
- *              metrics the same way, only once the font is there)
- *   hatches    it draws the bubbles' hatch pattern on a new canvas whenever their
- *              data change, though the pattern, colour, alpha, scale and weight
- *              are constants: the pattern is made again only when one of them,
- *              or the screen's pixel ratio, changes
- *   css        it reads each visual's CSS override and each plot's font size with
- *              getComputedStyle at every paint, and each read after a DOM change
- *              restyles the page first: a view's answer is kept (none is set)
- *   variants   it brings five copies of every glyph (selected, dimmed, hovered,
- *              muted, decimated) up to date at every data change and maps them at
- *              every paint: they are updated when a paint draws one of them
- *   positions  it moves each renderer's (empty) element to its box during the
- *              paint, and the next text drawn then restyles the page at once: the
- *              elements are placed together a task after the repaint
- *   sliders    a slider's own key or drag comes back to it as a new value, and it
- *              hands noUiSlider its whole configuration again: only a value that
- *              noUiSlider does not hold already is handed over
- *   axes       it runs each axis's ticker four or five times a repaint and measures
- *              its tick labels twice (once to ask whether the axis's size changed,
- *              once to paint): an axis keeps its ticks and extents while its plot
- *              repaints, for the bounds it has
- *   labels     it draws each text label as a box of its own, the context set up and
- *              restored around each: plain labels (one line, unrotated, no box) are
- *              filled with the context set once, at the same pixels
- *   boxes      it sets every box's fill and line styles anew (colours turned into CSS
- *              and parsed again, a new dash array), though neighbours share them:
- *              a style is set when it differs from the previous box's, at the same pixels
+ * install(versions) applies each patch once per page, only when its library is the
+ * version it was written and measured against (Python hands over pipeviz.compat's
+ * TESTED and the Panel it serves: compat.browser()), and returns the names applied.
+ * With another version a patch stays out (said once on the console) and the explorer
+ * runs on the library's own behaviour: slower, or with the library's own flaw, never
+ * broken; one whose internals are not where it expects them is left out too, and
+ * tests/test_browser_glance.py fails so that it is noticed. idle() says whether the
+ * page has drawn its last change (the tests and benchmarks wait for it).
  *
- * Measured at the defaults on the page: the widths and the hatches together took
- * keypress to repaint from about 31 to 28 ms, css and variants (with the over-time
- * lines thinned, view/lod.py) from about 37 to 28 ms and at (32,128,8) from 72 to
- * 56 ms, side by side in one hour (benchmarks/page.py); positions from about 26 to
- * 23 ms at the defaults (one restyle in each repaint instead of five), sliders by the
- * profile 0.7 ms of each keypress (within the benchmark's noise), labels the timeline's
- * numbers from 2.65 to 1.40 ms a keypress (timed per renderer; 26.8 against 22.0 ms
- * keypress to repaint over ten interleaved rounds, on a slow day), boxes the timeline's
- * boxes from 6.5 to 4.1 ms a keypress at (32, 128, 8) and the in-flight bars from 0.54
- * to 0.26 ms (timed per renderer), axes the four axes' paint on a keypress at the
- * defaults from 5.3 to 3.2 ms (timed per axis, on a slow and loaded hour). install() applies
- * each once per page and returns the names of those applied; one whose Bokeh
- * internals are not there (another Bokeh version) is left out, and
- * tests/test_browser_glance.py fails so that it is noticed (Bokeh is pinned).
+ * Each keypress replaces some sources' data and repaints their plots, and Bokeh then
+ * redoes, every time, work whose result is the same. Each figure is the patch's gain
+ * at the sliders' maximum, interleaved (32, 128, 8), on the page: medians of 75-80
+ * keypresses each way, in alternating rounds with and without the patch
+ * (benchmarks/compat.py), timed inside the page: "repaint" every plot's repaint per
+ * keypress, "data" Bokeh's handling of the new data before it. Measured on 7 December
+ * on a shared 2-core machine at a load average of 8 to 12, when keypress to repaint
+ * took 110-250 ms against 27 in a quiet hour: the figures are that much inflated.
+ * A patch under 1 ms there is not kept (see the end of this comment).
+ *
+ *   patch      library  what the library does, and what the patch changes              gain at the maximum
+ *   styles     Bokeh    it rewrites every renderer's position stylesheet on every       repaint 31.3 -> 25.7 ms
+ *                       repaint, changed or not, and each write re-parses it and
+ *                       restyles its view: a stylesheet is written only when its
+ *                       text changes
+ *   widths     Bokeh    it measures every label and tick label again with measureText   repaint 28.2 -> 22.4 ms
+ *                       (20 us a call here), though the texts are the same few
+ *                       numbers in the same font: a width is measured once per font
+ *                       and text, and again once fonts finish loading (Bokeh caches a
+ *                       font's metrics the same way, only once the font is there)
+ *   css        Bokeh    it reads each visual's CSS override and each plot's font size   repaint 43.1 -> 27.1 ms,
+ *                       with getComputedStyle at every paint, and each read after a     data 11.4 -> 4.6 ms
+ *                       DOM change restyles the page first: a view's answer is kept
+ *                       (none is set)
+ *   variants   Bokeh    it brings five copies of every glyph (selected, dimmed,         repaint 37.3 -> 22.7 ms,
+ *                       hovered, muted, decimated) up to date at every data change and  data 18.4 -> 3.9 ms
+ *                       maps them at every paint: they are updated when a paint draws
+ *                       one of them
+ *   positions  Bokeh    it moves each renderer's (empty) element to its box during the  repaint 58.0 -> 38.1 ms
+ *                       paint, and the next text drawn then restyles the page at once:
+ *                       the elements are placed together a task after the repaint
+ *   axes       Bokeh    it runs each axis's ticker four or five times a repaint and     repaint 46.9 -> 34.6 ms
+ *                       measures its tick labels twice (once to ask whether the axis's
+ *                       size changed, once to paint): an axis keeps its ticks and
+ *                       extents while its plot repaints, for the bounds it has
+ *   boxes      Bokeh    it sets every box's fill and line styles anew (colours turned   the boxes' own paint
+ *                       into CSS and parsed again, a new dash array), though            9.0 -> 4.8 ms, repaint
+ *                       neighbours share them: a style is set when it differs from the  35.9 -> 28.0 ms
+ *                       previous box's, and a row's hatched bubbles are one path, at
+ *                       the same pixels
+ *   urls       Panel    its Location writes each new URL with history.pushState, so     a Back step per slider
+ *                       every change of view was a Back step (in a course page's        step: gone (a behaviour,
+ *                       iframe the course page's Back walked through them): the URL is  not timed)
+ *                       replaced, as the page replaces its own
+ *
+ * Measured and left out (under 1 ms at the maximum): hatches (the bubbles' hatch
+ * pattern made again only when its constants change): HatchVector.update 1.0 -> 0.1
+ * and 1.2 -> 0.1 ms in two runs at zb-v (32, 128, 2), whose bubbles are hatched;
+ * sliders (a slider's own value not handed back to noUiSlider): _update_slider 0.8 ->
+ * 0.3 and 0.7 -> 0.3 ms; labels (plain text labels filled with the context set once):
+ * 0 ms, as no micro-batch number is drawn at the maximum (its boxes are narrower than
+ * their numbers; 2.65 -> 1.40 ms at the defaults).
  */
 (function (root) {
   'use strict';
@@ -60,7 +73,7 @@
   }
 
   // A visual's properties that decide what it draws, and whether each is one value
-  // for every item (hatches and boxes take a constant visual's fast path).
+  // for every item (boxes take a constant visual's fast path).
   var FILL = ['fill_color', 'fill_alpha'];
   var HATCH = ['hatch_color', 'hatch_alpha', 'hatch_scale', 'hatch_pattern', 'hatch_weight'];
   function scalar(visual, names) { return names.every(function (n) { return visual[n].is_Scalar(); }); }
@@ -98,34 +111,6 @@
     memo.pvMemo = true;
     graphics.text_width = memo; // Bokeh's modules call it through their exports, so all take this one
     fonts.addEventListener('loadingdone', function () { known.clear(); loaded.clear(); });
-    return true;
-  }
-
-  function hatches() {
-    var hatch = module('core/visuals/hatch'), uniforms = module('core/uniforms');
-    var proto = hatch && hatch.HatchVector && hatch.HatchVector.prototype;
-    if (!proto || typeof proto.update !== 'function' || !uniforms || !uniforms.UniformScalar) return false;
-    if (proto.update.pvMemo) return true;
-    var update = proto.update;
-    var memo = function () {
-      var constant = scalar(this, HATCH);
-      var key = constant ? [this.hatch_pattern.value, this.hatch_color.value, this.hatch_alpha.value,
-        this.hatch_scale.value, this.hatch_weight.value, JSON.stringify(this.hatch_extra.value),
-        root.devicePixelRatio].join('|') : null;
-      var was = this.pvHatch;
-      if (key !== null && was && was.key === key && was.image !== null) {
-        // What update() does for constant hatching, with the pattern it made last time.
-        this._update_iteration++;
-        this._static_doit = this._compute_static_doit();
-        this._hatch_image = new uniforms.UniformScalar(this._static_doit ? was.image : null, this.hatch_color.length);
-        return;
-      }
-      update.call(this);
-      var image = this._hatch_image;
-      this.pvHatch = key === null ? null : { key: key, image: image && image.is_Scalar() ? image.value : null };
-    };
-    memo.pvMemo = true;
-    proto.update = memo;
     return true;
   }
 
@@ -325,106 +310,6 @@
     return true;
   }
 
-  // A slider's value set from its own handle (a key, a drag) comes back to the view,
-  // which hands the whole configuration to noUiSlider again (updateOptions: range,
-  // step and values parsed anew, the handles moved where they are): 0.7 ms of every
-  // keypress. It is handed over only when something differs from what noUiSlider
-  // holds (a value set from elsewhere: a preset, the URL, the other explorer's state).
-  function sliders() {
-    // The widgets bundle's modules are not known to Bokeh.require by name: the view
-    // comes from the Slider model, and the method from the class that defines it.
-    var slider = root.Bokeh && root.Bokeh.Widgets && root.Bokeh.Widgets.Slider;
-    var proto = slider && slider.prototype.default_view && slider.prototype.default_view.prototype;
-    while (proto && !Object.prototype.hasOwnProperty.call(proto, '_update_slider')) proto = Object.getPrototypeOf(proto);
-    if (!proto || typeof proto._update_slider !== 'function') return false;
-    if (proto._update_slider.pvSame) return true;
-    var update = proto._update_slider;
-    var holds = function (ui, to) {
-      var opts = ui && ui.options, now = ui && typeof ui.get === 'function' ? [].concat(ui.get(true)) : null;
-      var want = [].concat(to.start);
-      if (!opts || !opts.range || !now || now.length !== want.length) return false;
-      if (opts.range.min !== to.range.min || opts.range.max !== to.range.max || opts.step !== to.step) return false;
-      return want.every(function (v, i) { return typeof v === 'number' && Number(now[i]) === v; });
-    };
-    var same = function () {
-      if (holds(this._noUiSlider, this._calc_to())) return;
-      update.call(this);
-    };
-    same.pvSame = true;
-    proto._update_slider = same;
-    return true;
-  }
-
-  // A text glyph draws each label as a text box of its own: the box's visuals made
-  // again from the glyph's (the font's loading checked, the colour converted), the
-  // context saved, its font (parsed anew at every set), colours and alignment set, the
-  // text filled and stroked (with no outline, too) and the context restored, inside a
-  // translate-rotate-translate: 40 us a label here, 2.6 ms a keypress for the
-  // timeline's micro-batch numbers at the defaults. A glyph whose labels are single
-  // lines, unrotated, with no box, border or outline, in one colour, is drawn with the
-  // context set once, each label filled where its box would fill it (the box's top
-  // left, as the glyph places it, plus the line's ascent). Anything else is drawn as
-  // Bokeh draws it.
-  function labels() {
-    var mod = module('models/glyphs/text'), proto = mod && mod.TextView && mod.TextView.prototype;
-    var text = module('core/util/text');
-    if (!proto || typeof proto._paint !== 'function' || !text || typeof text.font_metrics !== 'function') return false;
-    if (proto._paint.pvFast) return true;
-    var paint = proto._paint;
-    var scalar = function (u) { return u !== undefined && u !== null && typeof u.is_Scalar === 'function' && u.is_Scalar(); };
-    var plain = function (view, d) {
-      var v = view.visuals, t = v.text, angle = d.angle, ol = t.text_outline_color;
-      if (!scalar(angle) || angle.value !== 0 || v.background_fill.doit || v.background_hatch.doit || v.border_line.doit) return false;
-      if (!scalar(ol) || !(ol.value === null || ol.value === undefined || ol.value === 0)) return false;
-      if (!scalar(t.text_color) || !scalar(t.text_alpha) || !scalar(t.text_font) || !scalar(t.text_font_size) ||
-          !scalar(t.text_font_style) || typeof view.labels !== 'object' || view.labels === null) return false;
-      return true;
-    };
-    var fast = function (ctx, indices, data) {
-      var d = data || {}, pick = function (k) { return d[k] !== undefined ? d[k] : this[k]; }.bind(this);
-      var parts = { sx: pick('sx'), sy: pick('sy'), x_offset: pick('x_offset'), y_offset: pick('y_offset'), angle: pick('angle') };
-      if (!plain(this, parts)) return paint.call(this, ctx, indices, data);
-      var t = this.visuals.text;
-      if (!t.doit) return;
-      var labels = this.labels, sw = this.swidth, sh = this.sheight, anchor = this.anchor_, pad = this.padding;
-      var sx = parts.sx, sy = parts.sy, xo = parts.x_offset, yo = parts.y_offset, font = null, ascent = new Map(), fm = null;
-      ctx.save();
-      ctx.textAlign = 'left';
-      ctx.textBaseline = 'alphabetic';
-      for (var it = 0; it < indices.length; it++) {
-        var i = indices[it], label = labels[i];
-        var x = sx[i] + xo.get(i), y = sy[i] + yo.get(i);
-        if (!isFinite(x + y) || label === null || label === undefined) continue;
-        if (label.text.indexOf('\n') >= 0) { // a box of several lines, as Bokeh draws it
-          ctx.restore();
-          paint.call(this, ctx, [i], data);
-          ctx.save();
-          ctx.textAlign = 'left';
-          ctx.textBaseline = 'alphabetic';
-          font = null;
-          continue;
-        }
-        if (label.font !== font) {
-          font = label.font;
-          t._assert_font(i);
-          ctx.font = font;
-          ctx.fillStyle = label.color;
-          fm = text.font_metrics(font);
-          ascent.clear();
-        }
-        var key = label.text, a = ascent.get(key);
-        if (a === undefined) ascent.set(key, a = label._text_line(fm).ascent);
-        var an = anchor.get(i);
-        ctx.fillText(label.text, x - an.x * sw[i] + pad.left, y - an.y * sh[i] + pad.top + a);
-      }
-      ctx.restore();
-    };
-    fast.pvFast = true;
-    fast.pvOriginal = paint; // tests/test_browser_glance.py draws with both and compares the pixels
-    proto._paint = fast;
-    return true;
-  }
-
   // A box glyph (Quad, HBar, VBar, Block) draws each box with its visuals set anew: the
   // colour turned into a CSS string and parsed by the canvas, the line's width, join,
   // cap, dash and offset set again (a new dash array each time), a bounding box made to
@@ -556,14 +441,64 @@
     return !painting && (placing.pending === null || placing.pending.size === 0);
   }
 
-  var PATCHES = { styles: styles, widths: widths, hatches: hatches, css: css, variants: variants, positions: positions,
-    axes: axes, sliders: sliders, labels: labels, boxes: boxes };
+  // Panel's Location writes each new URL with history.pushState: every change of view
+  // (each slider step) became a Back step, and in a course page's iframe the course
+  // page's Back walked through them. The app's URL is replaced instead, as the page
+  // replaces its own (static/explorer.js); before the document is idle, Panel's own
+  // path keeps the URL for later, as it does.
+  function urls() {
+    var models = root.Bokeh && root.Bokeh.Models, model = null;
+    try { model = models && typeof models.get === 'function' ? models.get(LOCATION) : null; } catch (e) { model = null; }
+    var view = model && model.prototype.default_view, proto = view && view.prototype;
+    if (!proto || typeof proto._set_url_gated !== 'function' || typeof proto._ensure_idle_gate !== 'function') return false;
+    if (proto._set_url_gated.pvReplace) return true;
+    var gated = function (url) {
+      this._ensure_idle_gate();
+      if (!this._idle_ready) { this._pending_url = url; return; } // Panel's own path, before the page is idle
+      root.history.replaceState(root.history.state, '', url);
+      this.model.href = root.location.href;
+    };
+    gated.pvReplace = true;
+    proto._set_url_gated = gated;
+    return true;
+  }
+  var LOCATION = 'panel.models.location.Location'; // Panel's model, as Bokeh's registry names it
 
-  function install() {
-    tracking();
-    return Object.keys(PATCHES).filter(function (name) { return PATCHES[name](); });
+  // Each patch and the library whose internals it reaches into.
+  var PATCHES = { styles: ['bokeh', styles], widths: ['bokeh', widths], css: ['bokeh', css],
+    variants: ['bokeh', variants], positions: ['bokeh', positions], axes: ['bokeh', axes],
+    boxes: ['bokeh', boxes], urls: ['panel', urls] };
+  var NAMES = Object.keys(PATCHES), warned = {};
+
+  // versions: {tested: {bokeh, panel}, the versions every patch was written and measured
+  // against (pipeviz/compat.py's TESTED), and panel: the installed Panel's version, or
+  // null where the page runs no Panel}. Bokeh's own is Bokeh.version; Panel's bundle
+  // has none a script can read, so Python says which Panel it serves. A patch applies
+  // only when its library is the tested version; with another, it stays out (said
+  // once on the console) and the explorer runs on the library's own behaviour.
+  function install(versions) {
+    var installed = { bokeh: root.Bokeh ? root.Bokeh.version : null, panel: versions.panel };
+    var tested = function (library) {
+      var have = installed[library], want = versions.tested[library];
+      if (have === null || have === undefined) return false; // no such library on this page
+      if (have !== want && !warned[library] && root.console) {
+        warned[library] = true;
+        root.console.warn('pipeviz: ' + library + ' ' + have + ' is not the tested ' + want + '; its patches are left out');
+      }
+      return have === want;
+    };
+    if (tested('bokeh')) tracking();
+    // A name here is left out (benchmarks/compat.py's rounds without one patch).
+    var without = [].concat(root.PIPEVIZ_COMPAT_WITHOUT || []);
+    return NAMES.filter(function (name) {
+      var patch = PATCHES[name];
+      return without.indexOf(name) < 0 && tested(patch[0]) && patch[1]();
+    });
   }
 
   var X = root.PipevizExplorer = root.PipevizExplorer || {};
-  X.paint = { install: install, PATCHES: Object.keys(PATCHES), idle: idle };
+  X.compat = { install: install, PATCHES: NAMES, LIBRARY: NAMES.reduce(function (out, name) {
+    out[name] = PATCHES[name][0];
+    return out;
+  }, {}), idle: idle };
 })(typeof window !== 'undefined' ? window : globalThis);
