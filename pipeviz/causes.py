@@ -30,8 +30,8 @@ def gap_waits(tl: Timeline, rank: np.ndarray, end: np.ndarray) -> np.ndarray:
     order = tl.order
     d = tl.deps
     tol = 1e-9 * max(1.0, tl.makespan)
-    return K.gap_waits(order.rank_ptr, order.rank, tl.start, tl.end, d.ptr, d.idx, d.lag, rank.astype(np.int64), end,
-                       tol)
+    return K.gap_waits(order.rank_ptr, order.rank, tl.start, tl.end, d.ptr, d.idx, d.lag,
+                       np.ascontiguousarray(rank, dtype=np.int64), np.ascontiguousarray(end, dtype=np.float64), tol)
 
 
 def critical_path(tl: Timeline) -> np.ndarray:

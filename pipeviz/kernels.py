@@ -15,7 +15,9 @@ numpy reductions whose summation order could differ, floats combined in the orde
 JavaScript twin (static/) combines them.
 
 In the compiled build an array argument is a typed memoryview: a local that holds an
-array to return is kept apart (`*_a`) from the view it is filled through.
+array to return is kept apart (`*_a`) from the view it is filled through. Arrays are
+made with np.empty or np.zeros and filled (`.fill`): np.full is Python code, and at
+small sizes each call costs as much as the loop.
 """
 
 from __future__ import annotations
@@ -84,6 +86,55 @@ def steps(counts, P):
             step[at] = i
             at += 1
     return rank_a, step_a
+
+
+def build_order(P, phases, keep_below):
+    """OrderBuilder.build: the phases' ops (each phase its steps' ranks and the ops
+    one step runs; each op (kind, mb, stage) or (kind, mb, stage, mb2, stage2), every
+    value an integer or an array over the steps) laid out as `pack` reads them, then
+    packed. Done here rather than with a numpy assignment per value: at small sizes
+    each of those cost more than the copy."""
+    total = 0
+    for rank_steps, ops in phases:
+        total += rank_steps.shape[0] * len(ops)
+    parts_a = np.empty((6, total), np.int64)
+    dims_a = np.empty((len(phases), 2), np.int64)
+    parts = parts_a
+    dims = dims_a
+    base = 0
+    p = 0
+    for rank_steps, ops in phases:
+        rank = rank_steps
+        n = rank.shape[0]
+        k = len(ops)
+        dims[p, 0] = n
+        dims[p, 1] = k
+        p += 1
+        for j in range(k):
+            op = ops[j]
+            at = base + j * n
+            for t in range(n):
+                parts[0, at + t] = rank[t]
+                parts[4, at + t] = -1
+                parts[5, at + t] = -1
+            for c in range(len(op)):
+                value = op[c]
+                if isinstance(value, np.ndarray):
+                    column = np.ascontiguousarray(value, dtype=np.int64).reshape(-1)
+                    if column.shape[0] == 1:
+                        value = column[0]
+                    elif column.shape[0] != n:
+                        raise ValueError(f"emit: {column.shape[0]} values for {n} steps")
+                if isinstance(value, np.ndarray):
+                    values = column
+                    for t in range(n):
+                        parts[1 + c, at + t] = values[t]
+                else:
+                    one = int(value)
+                    for t in range(n):
+                        parts[1 + c, at + t] = one
+        base += n * k
+    return pack(parts_a, dims_a, P, keep_below)
 
 
 def pack(parts, phases, P, keep_below):
@@ -280,9 +331,12 @@ def dependencies(kind, mb, stage, mb2, stage2, rank_ptr, m, S, comm, seg, has_se
         for i in range(rank_ptr[r], rank_ptr[r + 1]):
             rank[i] = r
     # Which op produces each (mb, stage)'s forward activation and input gradient.
-    fwd_a = np.full(m * S, -1, np.int64)
-    bwd_a = np.full(m * S, -1, np.int64)
-    enc_f_a = np.full(m, -1, np.int64)
+    fwd_a = np.empty(m * S, np.int64)
+    fwd_a.fill(-1)
+    bwd_a = np.empty(m * S, np.int64)
+    bwd_a.fill(-1)
+    enc_f_a = np.empty(m, np.int64)
+    enc_f_a.fill(-1)
     fwd = fwd_a
     bwd = bwd_a
     enc_f = enc_f_a
@@ -310,12 +364,15 @@ def dependencies(kind, mb, stage, mb2, stage2, rank_ptr, m, S, comm, seg, has_se
             if seg[i] > hi:
                 hi = seg[i]
         n_seg = hi - lo + 1
-    first_a = np.full((P, n_seg), -1, np.int64)  # first op of segment k on rank r
-    last_lt_a = np.full((P, n_seg), -1, np.int64)  # last op of the segments before k on rank r
+    first_a = np.empty((P, n_seg), np.int64)  # first op of segment k on rank r
+    first_a.fill(-1)
+    last_lt_a = np.empty((P, n_seg), np.int64)  # last op of the segments before k on rank r
+    last_lt_a.fill(-1)
     first = first_a
     last_lt = last_lt_a
     if n_seg > 0:
-        last_eq_a = np.full((P, n_seg), -1, np.int64)
+        last_eq_a = np.empty((P, n_seg), np.int64)
+        last_eq_a.fill(-1)
         last_eq = last_eq_a
         for i in range(N):
             k = seg[i] - lo
@@ -448,8 +505,9 @@ def time_order(kind, mb, stage, mb2, stage2, rank_ptr, stage_to_rank, m, check, 
 
 def measure_timeline(kind, start, end, ptr, chunks):
     """`measure`'s numbers and arrays: makespan, the longest span, busy, idle and span
-    per rank, the idle intervals, and in-flight chunks (steps, peak in chunks and in
-    micro-batches, the event of the peak)."""
+    per rank, the idle intervals, in-flight chunks (steps, peak in chunks and in
+    micro-batches, the event of the peak) and, where some backward is split (a W
+    op), `awaiting`'s; else None."""
     n = start.shape[0]
     makespan = 0.0
     if n > 0:
@@ -481,7 +539,13 @@ def measure_timeline(kind, start, end, ptr, chunks):
     for r in range(P):
         idle[r] = makespan - busy[r]
         peak_mb[r] = peak[r] / chunks
-    return makespan, longest, busy_a, idle_a, span_a, bubbles, (rank, time, value), peak_a, peak_mb_a, at_peak
+    split = False
+    for i in range(kind.shape[0]):
+        if kind[i] == W:
+            split = True
+            break
+    waits = awaiting(kind, start, end, ptr, at_peak) if split else None
+    return makespan, longest, busy_a, idle_a, span_a, bubbles, (rank, time, value), peak_a, peak_mb_a, waits
 
 
 def awaiting(kind, start, end, ptr, at_peak):
@@ -603,7 +667,8 @@ def gap_waits(rank_ptr, op_rank, start, end, dep_ptr, dep_idx, dep_lag, gap_rank
     """For each gap (its rank and end), the op it waits for: the dependency on another
     rank whose end plus lag is latest, else the op after the gap; NONE for a trailing gap."""
     n_gaps = gap_rank.shape[0]
-    out_a = np.full(n_gaps, NONE, np.int64)
+    out_a = np.empty(n_gaps, np.int64)
+    out_a.fill(NONE)
     out = out_a
     for g in range(n_gaps):
         r = gap_rank[g]
@@ -813,8 +878,10 @@ def place_jobs(g_lo, g_hi, g_rank, g_pos, is_f, bound, cost, t0, t1, comm, r0, t
         alive[k] = 1
     placed_a = np.zeros(n_jobs, np.bool_)
     placed = placed_a.view(np.uint8)
-    out_rank_a = np.full(n_jobs, -1, np.int64)
-    out_pos_a = np.full(n_jobs, -1, np.int64)
+    out_rank_a = np.empty(n_jobs, np.int64)
+    out_rank_a.fill(-1)
+    out_pos_a = np.empty(n_jobs, np.int64)
+    out_pos_a.fill(-1)
     at_a = np.zeros(n_jobs)
     out_rank = out_rank_a
     out_pos = out_pos_a

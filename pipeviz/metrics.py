@@ -64,12 +64,13 @@ def p2p_article(order: Order) -> int:
 
 def measure(tl: Timeline) -> Metrics:
     order = tl.order
-    P, split = order.P, order.has_w
-    # One compiled call measures everything: at small sizes each call into compiled
-    # code, each array it returns and each numpy call cost as much as the arithmetic.
+    P = order.P
+    # One compiled call measures everything (awaiting B and W too, where the backward
+    # is split): at small sizes each call into compiled code, each array it returns
+    # and each numpy call cost as much as the arithmetic.
     (makespan, longest, busy, idle, span, bubbles, inflight_steps, peak, peak_mb,
-     at_peak) = K.measure_timeline(order.kind, tl.start, tl.end, order.rank_ptr, order.chunks_per_rank)
-    awaiting = K.awaiting(order.kind, tl.start, tl.end, order.rank_ptr, at_peak) if split else None
+     awaiting) = K.measure_timeline(order.kind, tl.start, tl.end, order.rank_ptr, order.chunks_per_rank)
+    split = awaiting is not None
     work = busy.sum()  # numpy's pairwise sum, as engine.js sums: the bubble is the same to the bit
     bubble = 1.0 - work / (P * makespan) if makespan > 0 else 0.0
     steady = 1.0 - work / (P * longest) if makespan > 0 else 0.0

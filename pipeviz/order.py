@@ -276,40 +276,27 @@ class OrderBuilder:
     def __init__(self, P: int, m: int, stage_to_rank: np.ndarray):
         self.P, self.m = P, m
         self.stage_to_rank = stage_to_rank
-        self._parts: list[np.ndarray] = []  # per phase, rows rank, kind, mb, stage, mb2, stage2
-        self._phases: list[tuple[int, int]] = []  # per phase, (steps, ops per step)
+        self._phases: list[tuple[np.ndarray, tuple]] = []  # per phase, the steps' ranks and the ops of a step
 
     def steps(self, counts) -> tuple[np.ndarray, np.ndarray]:
         """(rank, step) of every step when rank r runs counts[r] steps (counts may be a scalar)."""
-        counts = np.asarray(counts, dtype=np.int64).reshape(-1)
+        counts = np.ascontiguousarray(counts, dtype=np.int64).reshape(-1)
         if counts.size not in (1, self.P):
             raise ValueError(f"steps: {counts.size} counts for {self.P} ranks")
         return K.steps(counts, self.P)
 
     def emit(self, rank: np.ndarray, *ops: tuple) -> None:
         """Each step runs `ops` in order."""
-        n, k = rank.size, len(ops)
-        if n == 0:
-            return
-        # One (6, k, n) block per phase, op-major so every write is one contiguous row
-        # (a numpy call costs about a microsecond, as much as the arithmetic of a small
-        # order); `K.pack` reads it back step by step, each step's ops in order.
-        part = np.empty((6, k, n), dtype=np.int64)
-        part[0] = rank
-        part[4:] = -1
-        for j, op in enumerate(ops):
-            for c, value in enumerate(op):
-                part[1 + c, j] = value
-        self._parts.append(part.reshape(6, k * n))
-        self._phases.append((n, k))
+        if rank.size:
+            self._phases.append((np.ascontiguousarray(rank, dtype=np.int64), ops))
 
     def build(self, keep_mb_below: int | None = None) -> Order:
-        """Pack the phases rank by rank. `keep_mb_below` drops padding micro-batches
-        (a generator may write its phases for more micro-batches than m)."""
-        parts = np.concatenate(self._parts, axis=1) if self._parts else np.zeros((6, 0), np.int64)
+        """Pack the phases rank by rank, in one compiled call (`kernels.build_order`: it
+        lays each phase's ops out op by op, then sorts them by rank, each rank's in
+        emission order). `keep_mb_below` drops padding micro-batches (a generator may
+        write its phases for more micro-batches than m)."""
         keep_below = -1 if keep_mb_below is None else int(keep_mb_below)
-        phases = np.array(self._phases, dtype=np.int64).reshape(-1, 2)
-        kind, mb, stage, mb2, stage2, rank_ptr = K.pack(parts, phases, self.P, keep_below)
+        kind, mb, stage, mb2, stage2, rank_ptr = K.build_order(self.P, self._phases, keep_below)
         return Order(P=self.P, m=self.m, stage_to_rank=self.stage_to_rank,
                      kind=kind, mb=mb, stage=stage, mb2=mb2, stage2=stage2, rank_ptr=rank_ptr)
 

@@ -61,9 +61,9 @@ def thin(x: np.ndarray, y: np.ndarray, x0: float, x1: float, plot_px: float) -> 
     by CULL, only the vertex next to it on either side, so the line reaches the edge."""
     span = max(x1 - x0, 1e-300)
     px = max(float(plot_px), 1.0)
-    # The kernel reads float64 (the lines' values are float32): widening keeps every
-    # comparison it makes as it was.
-    x, y = np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)
+    # The kernel reads contiguous float64 (the lines' values are float32): widening
+    # keeps every comparison it makes as it was.
+    x, y = np.ascontiguousarray(x, dtype=np.float64), np.ascontiguousarray(y, dtype=np.float64)
     return K.thin(x, y, x0 - CULL * span, x1 + CULL * span, span / px * STEP_PX)
 
 
@@ -85,9 +85,9 @@ def level(start: np.ndarray, end: np.ndarray, rank_ptr: np.ndarray, color: np.nd
     px = max(float(plot_px), 1.0)
     unit = span / px * MIN_PX  # the time MIN_PX pixels stand for
     lo, hi = x0 - CULL * span, x1 + CULL * span
-    start, end = np.asarray(start, dtype=np.float64), np.asarray(end, dtype=np.float64)
-    rep, left, right, col, count = K.level(start, end, np.asarray(rank_ptr, dtype=np.int64), color.astype(np.int64),
-                                           n_colors, lo, hi, unit)
+    start, end = np.ascontiguousarray(start, dtype=np.float64), np.ascontiguousarray(end, dtype=np.float64)
+    rep, left, right, col, count = K.level(start, end, np.ascontiguousarray(rank_ptr, dtype=np.int64),
+                                           np.ascontiguousarray(color, dtype=np.int64), n_colors, lo, hi, unit)
     outline = ((count == 1) & ((right - left) * (px / span) >= OUTLINE_PX)).astype(np.float64)
     return {"rep": rep, "left": left, "right": right, "color": col, "count": count, "outline": outline}
 
