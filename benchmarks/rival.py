@@ -37,11 +37,10 @@ from pathlib import Path
 
 from pipeviz import Config, run
 
-CASES = [  # (pipeviz schedule, P, m, V)
-    ("1f1b", 8, 32, 1),
+CASES = [  # (pipeviz schedule, P, m, V): the sizes the target is held at, small ones included
     ("interleaved", 8, 32, 2),
     ("interleaved", 16, 64, 4),
-    ("interleaved", 32, 128, 8),
+    ("1f1b", 16, 64, 1),
 ]
 
 

@@ -8,21 +8,26 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import sys
 import unicodedata
 from collections.abc import Callable, Sequence
 
 from . import registry
+from .config import MAX_OPS, PLACES, Config, Encoder
 from .config import MODES as BALANCE_MODES
-from .config import PLACES, Config, Encoder
 from .costs import COST_MAX, COST_MIN, MAY_BE_ZERO, Costs
 from .errors import ConfigError, DeadlockError, PipevizError
+from .export import MAX_OPS as EXPORT_MAX_OPS
 from .order import PLACEMENTS
 from .text import fill
 from .view.schedule_view import V_STEP
 
 EXIT_USAGE = 2
 MAX_TEXT_WIDTH = 10_000  # columns of `show`'s text timeline
+# What `show` answers in about a second: the engine's limit (its timeline is drawn a
+# column at a time, whatever the op count).
+SHOW_MAX_OPS = MAX_OPS
 
 
 def one_line(text: str) -> str:
@@ -244,12 +249,17 @@ def _config(args: argparse.Namespace) -> Config:
     return cfg.replace(stage_weights=weights) if weights is not None else cfg
 
 
-def _run(args: argparse.Namespace):
-    """The result to print: a schedule's, or an order's of one's own (--order)."""
+def _run(args: argparse.Namespace, max_ops: int | None = None):
+    """The result to print: a schedule's, or an order's of one's own (--order). With
+    max_ops, a run of more ops is refused before the engine runs (what the output
+    format writes in about a second)."""
     from .engine import run
 
     if not getattr(args, "order", None):
-        return run(_config(args))
+        cfg = _config(args)
+        if max_ops is not None:  # the engine's own refusals first (past its limit, a bad V, ...)
+            _check_ops(registry.check(cfg).n_ops(cfg) + _encoder_ops(cfg), max_ops, args)
+        return run(cfg)
     from .custom import run_text
 
     given = [flag for flag, value in (("--schedule", args.schedule), ("-m", args.m), ("-V", args.V), ("-G", args.G))
@@ -263,10 +273,32 @@ def _run(args: argparse.Namespace):
         raise CliError("--stage-weights applies to a schedule; an order of your own is timed with equal stages "
                        "(--model still measures its memory)")
     text = _read(args.order)
+    if max_ops is not None:  # its tokens (an op each, or a communication action): refused before it is read
+        tokens = sum(len(line.split("#", 1)[0].replace(",", " ").split()) for line in text.splitlines())
+        _check_ops(tokens, max_ops, args, exact=False)
     res = run_text(text, args.placement or "loop", _costs(args), args.P)
     if res.deadlock is not None:
         raise res.deadlock
+    if max_ops is not None:
+        _check_ops(res.order.n_ops, max_ops, args)
     return res
+
+
+def _encoder_ops(cfg: Config) -> int:
+    """The encoder's ops (an EF and, unless frozen, an EB per micro-batch)."""
+    enc = cfg.encoder
+    return 0 if enc is None else cfg.m * (1 if enc.frozen else 2)
+
+
+def _check_ops(n: int, max_ops: int, args: argparse.Namespace, exact: bool = True) -> None:
+    if n <= max_ops:
+        return
+    what = f"--format {args.format}" if args.command == "export" else args.command
+    size = f"{n:,} ops" if exact else f"{n:,} actions"
+    others = [f for f, cap in EXPORT_MAX_OPS.items() if cap >= n] if args.command == "export" else []
+    hint = f", or --format {' or '.join(others)}" if others else ""
+    raise CliError(f"{what} writes at most {max_ops:,} ops (about a second's work); this run has {size}: "
+                   f"use a smaller P, m or V{hint}")
 
 
 def _read(path: str) -> str:
@@ -326,7 +358,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_config_args(p)
     _add_order_args(p)
     p.add_argument("--format", "-f", choices=FORMATS, default="json", help="output format (default json)")
-    p.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of standard output")
+    p.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of standard output (- is standard output)")
 
     p = sub.add_parser("show", help="print a text timeline and the metrics",
                        description="Print the metrics and a text timeline: one line per rank, "
@@ -344,7 +376,7 @@ def build_parser() -> argparse.ArgumentParser:
                                    "at; a URL fragment such as #schedule=interleaved&P=8&m=16&V=2 overrides them.")
     _add_config_args(p, model=False)
     p.add_argument("-o", "--output", metavar="FILE", default="explorer.html",
-                   help="where to write the page (default explorer.html)")
+                   help="where to write the page (default explorer.html; - writes it to standard output)")
     p.add_argument("--lang", choices=("en", "zh"), default="en",
                    help="the language the page opens in (default en); a reader can switch, and lang=zh "
                         "in the URL overrides it")
@@ -374,6 +406,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (PipevizError, DeadlockError, CliError) as e:
         _fail(parser.prog, e)
         return EXIT_USAGE
+    except BrokenPipeError:  # whoever read standard output stopped (| head): nothing left to say
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except OSError as e:  # _write names what it could not write
         _fail(parser.prog, e)
         return EXIT_USAGE
@@ -385,13 +420,13 @@ def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "export":
         from .export import render
 
-        res = _run(args)
+        res = _run(args, EXPORT_MAX_OPS[args.format])
         text = render(res, args.format, memory=_memory(res, args))
         _write(text, args.output)
     elif args.command == "show":
         from .textview import show
 
-        res = _run(args)
+        res = _run(args, SHOW_MAX_OPS)
         _write(show(res, args.width, memory=_memory(res, args)), None)
     elif args.command == "figure":
         from .figure import check, write
@@ -404,7 +439,8 @@ def _dispatch(args: argparse.Namespace) -> int:
 
         html = build(_config(args), args.lang)
         _write(html, args.output)
-        print(f"wrote {args.output} ({len(html.encode()) / 1e6:.2f} MB)", file=sys.stderr)
+        where = "standard output" if args.output == STDOUT else args.output
+        print(f"wrote {where} ({len(html.encode()) / 1e6:.2f} MB)", file=sys.stderr)
     return 0
 
 
@@ -420,10 +456,14 @@ def _memory(res, args: argparse.Namespace):
     return mem if balance is None else balance_memory(mem, res.timeline, balance.pairs)
 
 
+STDOUT = "-"  # as an output file: standard output, as Unix tools take it
+
+
 def _write(text: str, path: str | None) -> None:
     text = text if text.endswith("\n") else text + "\n"
-    if not path:
+    if not path or path == STDOUT:
         sys.stdout.write(text)
+        sys.stdout.flush()
         return
     try:
         with open(path, "w", encoding="utf-8") as f:

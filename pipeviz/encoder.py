@@ -46,9 +46,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numba
 import numpy as np
 
+from .compiled import K
 from .config import Encoder
 from .order import EB, EF, FB, B, F, I, Order
 from .simulate import Timeline, op_durations, simulate
@@ -282,60 +282,12 @@ def plan(order: Order, start: np.ndarray, end: np.ndarray, t0: float, t1: float,
     # of the backward of (i, 0).
     bound = np.where(is_f, start[fwd[mb]], end[bwd[np.where(is_f, 0, mb)]])
     cost = np.where(is_f, enc.ef, enc.eb)
-    placed, rank, pos, at = _place(g.start, g.end, g.rank, g.pos, is_f, bound, cost, float(t0), float(t1),
-                                   float(comm), int(order.stage_to_rank[0]), 1e-9 * max(1.0, t1))
+    placed, rank, pos, at = K.place_jobs(g.start, g.end, g.rank, g.pos, is_f.view(np.uint8), bound, cost, float(t0),
+                                         float(t1), float(comm), int(order.stage_to_rank[0]), 1e-9 * max(1.0, t1))
     return Plan(
         kind=kind[placed], mb=mb[placed], rank=rank[placed], pos=pos[placed], start=at[placed],
         left_f=mb[~placed & is_f], left_b=mb[~placed & ~is_f],
     )
-
-
-@numba.njit(cache=True, nogil=True)
-def _place(g_lo, g_hi, g_rank, g_pos, is_f, bound, cost, t0, t1, comm, r0, tol):  # pragma: no cover (compiled)
-    """For each job in turn: the live gap with the earliest (start, rank) that holds
-    `cost` inside the job's window, the op placed as early as the window allows there;
-    the gap keeps its left piece in place and gains its right piece at the end."""
-    n_jobs = is_f.size
-    cap = g_lo.size + n_jobs
-    lo_, hi_ = np.empty(cap), np.empty(cap)
-    rank_, pos_ = np.empty(cap, np.int64), np.empty(cap, np.int64)
-    alive = np.zeros(cap, np.bool_)
-    n = g_lo.size
-    lo_[:n], hi_[:n], rank_[:n], pos_[:n] = g_lo, g_hi, g_rank, g_pos
-    alive[:n] = True
-    placed = np.zeros(n_jobs, np.bool_)
-    rank, pos, at = np.full(n_jobs, -1, np.int64), np.full(n_jobs, -1, np.int64), np.zeros(n_jobs)
-    for j in range(n_jobs):
-        e = cost[j]
-        best = -1
-        for k in range(n):
-            if not alive[k]:
-                continue
-            lag = comm if rank_[k] != r0 else 0.0
-            if is_f[j]:
-                w_lo, w_hi = t0, bound[j] - lag
-            else:
-                w_lo, w_hi = bound[j] + lag, t1
-            lo = max(lo_[k], w_lo)
-            if min(hi_[k], w_hi) - lo < e - tol:
-                continue
-            if best < 0 or lo_[k] < lo_[best] or (lo_[k] == lo_[best] and rank_[k] < rank_[best]):
-                best = k
-                at[j] = lo
-        if best < 0:
-            continue
-        placed[j] = True
-        rank[j], pos[j] = rank_[best], pos_[best]
-        s = at[j]
-        right_lo, right_hi = s + e, hi_[best]
-        if s - lo_[best] > 0:
-            hi_[best] = s  # the left piece stays
-        else:
-            alive[best] = False
-        if right_hi - right_lo > 0:
-            lo_[n], hi_[n], rank_[n], pos_[n], alive[n] = right_lo, right_hi, rank_[best], pos_[best], True
-            n += 1
-    return placed, rank, pos, at
 
 
 def rounds(first: np.ndarray, left: np.ndarray, P: int) -> tuple[np.ndarray, np.ndarray, int]:

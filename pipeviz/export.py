@@ -18,6 +18,12 @@ from .order import EB, EF, FB, KIND_NAMES, I
 from .text import template
 
 FORMATS = ("json", "csv", "chrome-trace", "actions")
+# The most ops each format is written for: about a second of `pipeviz export` on a
+# 2-core machine, engine included (measured CPU per op, 100k ops: json 5.6 us,
+# csv 1.9, chrome-trace 12.6, actions 0.7; the engine about 1). Each is a power of
+# two at least the explorer's largest view, P=32 m=128 V=8: 65,536 ops. Larger runs
+# are refused before the engine runs, with the limit.
+MAX_OPS = {"json": 131_072, "csv": 262_144, "chrome-trace": 65_536, "actions": 1_000_000}
 
 
 def _num(x: float) -> int | float:
@@ -244,15 +250,26 @@ def to_chrome_trace(res: Result, us_per_unit: float = 1000.0, memory=None) -> st
     colors = {"F": "thread_state_running", "B": "thread_state_iowait", "I": "thread_state_iowait",
               "W": "thread_state_runnable", "F&B": "thread_state_running", "EF": "good", "EB": "good"}
     chunk = _chunk_index(res)
-    for i, (r, k, c, t0, t1) in enumerate(zip(
-        order.rank.tolist(), order.kind.tolist(), chunk.tolist(), tl.start.tolist(), tl.end.tolist(),
-    )):
+    # From plain lists, an op's args as json_op writes them (less its rank): a call per
+    # op, with its search for the rank, cost most of a large trace's time.
+    for name, r, k, b, s, b2, s2, c, t0, t1 in zip(
+        order.tokens(), order.rank.tolist(), order.kind.tolist(), order.mb.tolist(), order.stage.tolist(),
+        order.mb2.tolist(), order.stage2.tolist(), chunk.tolist(), tl.start.tolist(), tl.end.tolist(),
+    ):
         kind = KIND_NAMES[k]
-        args = {k2: v for k2, v in json_op(order, i, t0, t1).items() if k2 != "rank"}
-        if "stage" in args:
+        if k == FB:
+            args = {"kind": "F&B", "parts": [{"kind": "F", "mb": b, "stage": s},
+                                             {"kind": "B", "mb": b2, "stage": s2, "backward": "full"}],
+                    "start": t0, "end": t1}
+        elif k in (EF, EB):
+            args = {"kind": kind, "mb": b, "start": t0, "end": t1}
+        else:
+            args = {"kind": "B" if k == I else kind, "mb": b, "stage": s, "start": t0, "end": t1}
+            if args["kind"] == "B":
+                args["backward"] = "input" if k == I else "full"
             args["chunk"] = c
         events.append({
-            "name": order.token(i), "cat": kind, "ph": "X", "pid": 0, "tid": r,
+            "name": name, "cat": kind, "ph": "X", "pid": 0, "tid": r,
             "ts": t0 * us_per_unit, "dur": (t1 - t0) * us_per_unit, "cname": colors[kind], "args": args,
         })
     for r, t0, t1 in zip(*(a.tolist() for a in mt.bubbles)):

@@ -45,6 +45,7 @@ from bokeh.models import (
     Button,
     CheckboxGroup,
     CustomJS,
+    CustomJSHover,
     Div,
     InlineStyleSheet,
     RadioButtonGroup,
@@ -67,7 +68,7 @@ from .costs import NAMES as COST_NAMES
 from .custom import MAX_TEXT
 from .errors import ConfigError
 from .registry import NAMES, SCHEDULES
-from .render.figures import HIDE_EMPTY, SOURCES, Figures
+from .render.figures import HIDE_EMPTY, SOURCES, Figures, plot_px
 from .render.style import PAGE_CSS, READOUT_CSS, TOUCH_CSS
 from .text import template
 from .view import columns, glance, lod, palette, sweep
@@ -82,7 +83,7 @@ TOGGLES = ("critical", "projector")
 # In the order the page loads them: each may use those before it.
 SCRIPTS = ("text.js", "engine.js", "memory.js", "custom.js", "encoder.js", "balance.js", "causes.js", "fields.js",
            "memory_view.js", "state.js", "columns.js", "readouts.js", "closing.js", "glance.js", "compat.js", "a11y.js",
-           "teach.js", "sweep.js", "explorer.js")
+           "teach_models.js", "teach.js", "sweep.js", "explorer.js")
 
 
 def read_static(name: str) -> str:
@@ -123,7 +124,7 @@ def page_data() -> dict:
                    "timelineHeight": {"basePx": columns.TIMELINE_BASE_PX, "minPx": columns.TIMELINE_MIN_PX,
                                       "maxPx": columns.TIMELINE_MAX_PX},
                    "sources": list(SOURCES), "lines": list(columns.LINES),
-                   "plotPx": Figures().plot_px, "hideEmpty": list(HIDE_EMPTY),
+                   "plotPx": plot_px(), "hideEmpty": list(HIDE_EMPTY),
                    "lod": {"minPx": lod.MIN_PX, "outlinePx": lod.OUTLINE_PX, "cull": lod.CULL,
                            "bubblePx": lod.BUBBLE_PX, "stepPx": lod.STEP_PX}},
         "figureTexts": {lang: columns.texts(lang) for lang in text.LANGS},
@@ -140,16 +141,16 @@ def page_data() -> dict:
 def codes() -> dict:
     """The numbers both engines must agree on, by their names in Python: each op kind's
     code (order.py) and its name in the action notation, the placements, an order's
-    segments (encoder.py), what the in-flight events count (metrics.py), and the index
+    segments (encoder.py), what the in-flight events count (kernels.py), and the index
     that stands for no op (causes.py)."""
-    from . import causes, encoder, metrics, order
+    from . import causes, encoder, kernels, order
 
     def named(module, *names: str) -> dict:
         return {name: getattr(module, name) for name in names}
 
     return {"kinds": named(order, "F", "B", "I", "W", "FB", "EF", "EB"), "kindNames": list(order.KIND_NAMES),
             "placements": list(order.PLACEMENTS), "segments": named(encoder, "PROLOGUE", "PIPELINE", "EPILOGUE"),
-            "counted": named(metrics, "INFLIGHT", "AWAITING_B", "AWAITING_W"), "none": causes.NONE}
+            "counted": named(kernels, "INFLIGHT", "AWAITING_B", "AWAITING_W"), "none": causes.NONE}
 
 
 def layouts() -> dict:
@@ -186,7 +187,7 @@ def script_names() -> list[str]:
 
 def scripts() -> str:
     """Every script of the page, in load order, as one string of <script> tags."""
-    data = json.dumps(page_data(), ensure_ascii=False).replace("<", "\\u003c")  # no markup inside <script>
+    data = json.dumps(page_data(), ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")  # no markup in <script>
     parts = [f"<script>window.PIPEVIZ_DATA = {data};</script>"]
     parts += [f"<script>{_inline(lean(read_static(n)), n)}</script>" for n in script_names()]
     return "\n".join(parts)
@@ -444,26 +445,30 @@ def document_html(cfg: Config, lang: str, script_tags: str) -> str:
         name="layout_controls", sizing_mode="stretch_width",
     )
     doc = Document(title=template("page.title", lang))
-    # The head and the article's bar: each widget a root of its own, laid out by the page's CSS.
-    doc.add_root(Div(sizing_mode="stretch_width", name="tagline", **texts["tagline"]))
-    for key in ("lang", "preset", "schedule", "P", "m", "V"):
-        doc.add_root(ui[key])
-    doc.add_root(controls)
-    for root in doc.roots:  # every widget's touch target (TOUCH_CSS)
-        for model in root.references():
-            if isinstance(model, Widget) and touch not in model.stylesheets:
-                model.stylesheets = [*model.stylesheets, touch]
-    doc.add_root(column(figs.timeline, name="layout_timeline", sizing_mode="stretch_width"))
-    doc.add_root(column(figs.play_controls, figs.over_time, name="layout_over_time", sizing_mode="stretch_width"))
-    doc.add_root(column(figs.inflight, name="layout_bars"))
-    doc.add_root(column(figs.sweep_m, name="layout_sweep_m", sizing_mode="stretch_width"))
-    doc.add_root(column(figs.sweep_v, name="layout_sweep_v"))
-    doc.add_root(column(figs.memory, name="layout_memory", sizing_mode="stretch_width"))
-    doc.js_on_event(DocumentReady, callback("ready"))
-    figs.timeline.js_on_change("inner_width", callback("resize"))
-    for fig in (figs.timeline, figs.over_time):  # a pan or zoom ended: level the timeline again (view/lod.py)
-        fig.js_on_event(RangesUpdate, CustomJS(args=dict(anchor=figs.timeline),
-                                               code="PipevizExplorer.handle(anchor.document, 'zoom', [cb_obj.x0, cb_obj.x1])"))
+    # Bokeh walks every model of the document again after each change to it; frozen,
+    # it walks them once, when the document is whole (a few seconds of `page` else).
+    with doc.models.freeze():
+        # The head and the article's bar: each widget a root of its own, laid out by the page's CSS.
+        doc.add_root(Div(sizing_mode="stretch_width", name="tagline", **texts["tagline"]))
+        for key in ("lang", "preset", "schedule", "P", "m", "V"):
+            doc.add_root(ui[key])
+        doc.add_root(controls)
+        for root in doc.roots:  # every widget's touch target (TOUCH_CSS)
+            for model in root.references():
+                if isinstance(model, Widget) and touch not in model.stylesheets:
+                    model.stylesheets = [*model.stylesheets, touch]
+        doc.add_root(column(figs.timeline, name="layout_timeline", sizing_mode="stretch_width"))
+        doc.add_root(column(figs.play_controls, figs.over_time, name="layout_over_time", sizing_mode="stretch_width"))
+        doc.add_root(column(figs.inflight, name="layout_bars"))
+        doc.add_root(column(figs.sweep_m, name="layout_sweep_m", sizing_mode="stretch_width"))
+        doc.add_root(column(figs.sweep_v, name="layout_sweep_v"))
+        doc.add_root(column(figs.memory, name="layout_memory", sizing_mode="stretch_width"))
+        doc.js_on_event(DocumentReady, callback("ready"))
+        figs.timeline.js_on_change("inner_width", callback("resize"))
+        for fig in (figs.timeline, figs.over_time):  # a pan or zoom ended: level the timeline again (view/lod.py)
+            fig.js_on_event(RangesUpdate, CustomJS(args=dict(anchor=figs.timeline),
+                                                   code="PipevizExplorer.handle(anchor.document, 'zoom', [cb_obj.x0, cb_obj.x1])"))
+    _teach_once(doc)
     return file_html(
         doc, resources=InlineOnly(), title=template("page.title", lang), template=TEMPLATE,
         template_variables=dict(page_css=PAGE_CSS + READOUT_CSS, scripts=script_tags, lang=lang,
@@ -473,6 +478,19 @@ def document_html(cfg: Config, lang: str, script_tags: str) -> str:
                                 ops_title=escape(template("ops.title", lang)),
                                 ops_rank=escape(template("field.ops_rank", lang))),
     )
+
+
+def _teach_once(doc: Document) -> None:
+    """The teaching models' browser code (static/teach_models.js) runs as the code of
+    two callbacks, each carrying the whole library, as the served app needs it; the
+    page loads it once, lean, among its scripts (SCRIPTS), and the callbacks keep only
+    their call (the library inlined twice was 41 kB of the page)."""
+    from .render.teach import library
+
+    lib = library()
+    for model in doc.models:
+        if isinstance(model, (CustomJS, CustomJSHover)) and model.code.startswith(lib):
+            model.code = model.code[len(lib):].lstrip("\n")
 
 
 def build(cfg: Config, lang: str = "en") -> str:

@@ -1,5 +1,6 @@
 # Sourced by scripts/serve and scripts/test: create .venv with Python 3.11 and install
-# the pinned requirements, again only when a requirements file changes.
+# the pinned requirements and pipeviz (its compiled loops built by Cython, which pip
+# fetches for the build), again only when a requirements file or the loops change.
 # Usage: . scripts/setup.sh [requirements files...]
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -18,7 +19,9 @@ if [ ! -x .venv/bin/python ]; then
   "$(pick_python)" -m venv .venv
 fi
 reqs=("$@")
-stamp=".venv/.installed-$(cat "${reqs[@]}" pyproject.toml | sha1sum | cut -c1-16)"
+# The engine's compiled loops are built at install (setup.py): a change to their source
+# installs again, so the extension is never older than pipeviz/kernels.py.
+stamp=".venv/.installed-$(cat "${reqs[@]}" pyproject.toml setup.py pipeviz/kernels.py pipeviz/kernels.pxd | sha1sum | cut -c1-16)"
 if [ ! -f "$stamp" ]; then
   echo "pipeviz: installing ${reqs[*]} into .venv" >&2
   req_args=()

@@ -1,5 +1,6 @@
 """pipeviz installs as a package: `pip install .` (not editable) into a fresh venv,
-then the installed `pipeviz` command writes the page and the export from anywhere."""
+its engine's loops compiled at install, then the installed `pipeviz` command writes
+the page and the export from anywhere."""
 
 from __future__ import annotations
 
@@ -35,6 +36,11 @@ def test_installed_page_and_export(installed, tmp_path):
     where = subprocess.run([str(installed / "bin" / "python"), "-c", "import pipeviz; print(pipeviz.__file__)"],
                            cwd=tmp_path, capture_output=True, text=True)
     assert str(installed) in where.stdout  # the installed copy, not this checkout
+    # The engine's loops were compiled at install (setup.py), from the installed source.
+    built = subprocess.run([str(installed / "bin" / "python"), "-W", "error", "-c",
+                            "import pipeviz.compiled as c; print(c.COMPILED, c.K.__name__)"],
+                           cwd=tmp_path, capture_output=True, text=True)
+    assert built.stdout.split() == ["True", "pipeviz._kernels"], built.stderr
     p = pipeviz(installed, tmp_path, "page", "-o", "x.html")
     assert p.returncode == 0, p.stderr
     html = (tmp_path / "x.html").read_text(encoding="utf-8")

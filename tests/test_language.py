@@ -238,3 +238,19 @@ def test_the_page_in_chinese(page, tmp_path):
 def test_page_data_has_both_languages():
     data = page_data()
     assert set(data["figureTexts"]) == set(data["widgetTexts"]) == set(data["features"]["teach"]["texts"]) == {"en", "zh"}
+
+
+@pytest.mark.browser
+def test_the_page_written_in_chinese(page, tmp_path):
+    """`pipeviz page --lang zh` (issue 42): the page opens in Chinese from the flag alone,
+    with no English on it before or after its first drawing."""
+    path = tmp_path / "zh.html"
+    p = subprocess.run([sys.executable, "-m", "pipeviz", "page", "--lang", "zh", "-P", "8", "-m", "16", "-s",
+                        "interleaved", "-o", str(path)], capture_output=True, text=True, timeout=180)
+    assert p.returncode == 0, p.stderr
+    page.goto(path.as_uri())
+    page.get_by_text("气泡占比（单次迭代）").first.wait_for(timeout=60_000)
+    page.wait_for_function("() => Bokeh.documents[0].get_model_by_name('sweep_sim_0').data.x.length > 0",
+                           timeout=60_000)
+    assert english_on_screen(page) == {}
+    assert page.title() == template("page.title", "zh")

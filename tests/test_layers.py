@@ -38,6 +38,7 @@ def test_figure_view_needs_no_other_import():
 # or around a loop. A new module joins a layer here. README.md "Where things go" draws them.
 LAYERS = (
     ("words", ("pipeviz.words", "pipeviz.text", "pipeviz.errors")),
+    ("kernels", ("pipeviz.kernels", "pipeviz.compiled")),  # the engine's loops, compiled at install
     ("config", ("pipeviz.costs", "pipeviz.stages", "pipeviz.config")),
     ("orders", ("pipeviz.order", "pipeviz.closed_form", "pipeviz.schedule", "pipeviz.schedules", "pipeviz.registry")),
     ("engine", ("pipeviz.simulate", "pipeviz.metrics", "pipeviz.encoder", "pipeviz.balance", "pipeviz.decompose",

@@ -108,9 +108,14 @@ def _same_columns(shown, data: dict) -> bool:
     return set(shown) == set(data) and all(_same_column(shown[k], data[k]) for k in data)
 
 
+def plot_px(width: int = 900) -> int:
+    """The timeline's plot area in pixels for a figure `width` wide (its left border and margin off)."""
+    return width - BORDER_LEFT - 20
+
+
 class Figures:
     def __init__(self, width: int = 900):
-        self.plot_px = width - BORDER_LEFT - 20
+        self.plot_px = plot_px(width)
         self.sources = {name: ColumnDataSource(name=name, data={c: [] for c in cols}) for name, cols in SOURCES.items()}
         self.x_range = Range1d(0, 1, name="x_range")
         self.y_range = Range1d(3.6, -0.6, name="y_range")  # rank 0 at the top

@@ -168,13 +168,13 @@ class Controls:
             max_length=MAX_TEXT,  # Panel's default (5000) would cut a pasted order short
         )
         placement = choices(s, "placement", lang, orientation="vertical", sizing_mode="stretch_width")
-        show = pn.widgets.Button(name=template("field.custom", lang), button_type="primary", sizing_mode="stretch_width")
+        show = pn.widgets.Button(label=template("field.custom", lang), button_type="primary", sizing_mode="stretch_width")
         # The box's text as typed: a click can come before the box's own change reaches the session.
         show.on_click(lambda _: self.show(text.value_input))
         show.js_on_click(code="window.scrollTo(0, 0);")  # where the readout or the notice says what came of it
-        back = pn.widgets.Button(name=template("own.back", lang), sizing_mode="stretch_width")
+        back = pn.widgets.Button(label=template("own.back", lang), sizing_mode="stretch_width")
         back.on_click(lambda _: setattr(s, "custom", False))
-        edit = pn.widgets.Button(name=template("own.edit", lang), sizing_mode="stretch_width")
+        edit = pn.widgets.Button(label=template("own.edit", lang), sizing_mode="stretch_width")
         edit.on_click(lambda _: self.edit())
         return [note("own.note", lang), edit, text, heading("field.placement", lang), placement, show, back]
 

@@ -241,7 +241,7 @@ class Explorer(pn.viewable.Viewer):
         more = pn.Column(*c.groups(s.lang), self.glance.a11y, sizing_mode="stretch_width", stylesheets=[MORE_CSS])
         title = pn.pane.HTML(title_html(s.lang), sizing_mode="stretch_width", **flex("1 1 200px"))
         # On a narrow screen the settings are below the charts: one tap takes the reader there.
-        more_link = pn.widgets.Button(name=template("group.more", s.lang), button_type="light", stylesheets=[LINK_CSS])
+        more_link = pn.widgets.Button(label=template("group.more", s.lang), button_type="light", stylesheets=[LINK_CSS])
         more_link.js_on_click(args={"target": more}, code=SCROLL_JS)
         head = pn.FlexBox(title, more_link, *c.head(s.lang), flex_wrap="wrap", align_items="center", gap="2px 12px",
                           sizing_mode="stretch_width")

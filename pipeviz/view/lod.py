@@ -34,8 +34,9 @@ JavaScript twins `level` (static/columns.js, checked by tests/test_js_parity.py)
 
 from __future__ import annotations
 
-import numba
 import numpy as np
+
+from ..compiled import K
 
 MIN_PX = 2.0
 OUTLINE_PX = 4.0
@@ -60,7 +61,10 @@ def thin(x: np.ndarray, y: np.ndarray, x0: float, x1: float, plot_px: float) -> 
     by CULL, only the vertex next to it on either side, so the line reaches the edge."""
     span = max(x1 - x0, 1e-300)
     px = max(float(plot_px), 1.0)
-    return _thin(x, y, x0 - CULL * span, x1 + CULL * span, span / px * STEP_PX)
+    # The kernel reads contiguous float64 (the lines' values are float32): widening
+    # keeps every comparison it makes as it was.
+    x, y = np.ascontiguousarray(x, dtype=np.float64), np.ascontiguousarray(y, dtype=np.float64)
+    return K.thin(x, y, x0 - CULL * span, x1 + CULL * span, span / px * STEP_PX)
 
 
 def thin_lines(lines: dict, x0: float, x1: float, plot_px: float) -> dict:
@@ -73,37 +77,6 @@ def thin_lines(lines: dict, x0: float, x1: float, plot_px: float) -> dict:
     return {**lines, "xs": xs, "ys": ys}
 
 
-@numba.njit(cache=True, nogil=True)
-def _thin(x, y, lo, hi, unit):  # pragma: no cover (compiled)
-    n = x.size
-    keep = np.empty(n, np.int64)
-    k = 0
-    i = 0
-    while i < n and x[i] < lo:
-        i += 1
-    if i > 0:
-        keep[0] = i - 1
-        k = 1
-    while i < n and x[i] <= hi:
-        c = np.floor((x[i] - lo) / unit)
-        low, high, j = i, i, i + 1
-        while j < n and x[j] <= hi and np.floor((x[j] - lo) / unit) == c:
-            if y[j] < y[low]:
-                low = j
-            if y[j] > y[high]:
-                high = j
-            j += 1
-        for v in (i, min(low, high), max(low, high), j - 1):
-            if k == 0 or keep[k - 1] != v:
-                keep[k] = v
-                k += 1
-        i = j
-    if i < n:
-        keep[k] = i
-        k += 1
-    return keep[:k].copy()
-
-
 def level(start: np.ndarray, end: np.ndarray, rank_ptr: np.ndarray, color: np.ndarray, n_colors: int,
           x0: float, x1: float, plot_px: float) -> dict[str, np.ndarray]:
     """The boxes for the window [x0, x1] drawn over plot_px pixels: `rep` (the op
@@ -112,64 +85,9 @@ def level(start: np.ndarray, end: np.ndarray, rank_ptr: np.ndarray, color: np.nd
     px = max(float(plot_px), 1.0)
     unit = span / px * MIN_PX  # the time MIN_PX pixels stand for
     lo, hi = x0 - CULL * span, x1 + CULL * span
-    rep, left, right, col, count = _level(start, end, rank_ptr, color.astype(np.int64), n_colors, lo, hi, unit)
+    start, end = np.ascontiguousarray(start, dtype=np.float64), np.ascontiguousarray(end, dtype=np.float64)
+    rep, left, right, col, count = K.level(start, end, np.ascontiguousarray(rank_ptr, dtype=np.int64),
+                                           np.ascontiguousarray(color, dtype=np.int64), n_colors, lo, hi, unit)
     outline = ((count == 1) & ((right - left) * (px / span) >= OUTLINE_PX)).astype(np.float64)
     return {"rep": rep, "left": left, "right": right, "color": col, "count": count, "outline": outline}
 
-
-@numba.njit(cache=True, nogil=True)
-def _level(start, end, rank_ptr, color, n_colors, lo, hi, unit):  # pragma: no cover (compiled)
-    n = start.size
-    rep = np.empty(n, np.int64)
-    left = np.empty(n)
-    right = np.empty(n)
-    col = np.empty(n, np.int64)
-    count = np.empty(n, np.int64)
-    sums = np.zeros(n_colors)
-    k = 0
-    for r in range(rank_ptr.size - 1):
-        in_bin = False  # a bin of narrow ops is being filled
-        b_idx, b_first, b_last, b_count = 0, 0, 0, 0
-        run_open = False  # the last box emitted is a run of bins that may grow
-        run_bin = 0
-        for i in range(rank_ptr[r], rank_ptr[r + 1] + 1):
-            last = i == rank_ptr[r + 1]
-            skip = last or end[i] < lo or start[i] > hi
-            wide = not skip and end[i] - start[i] >= unit
-            b = 0 if skip or wide else int(np.floor((start[i] - lo) / unit))
-            if in_bin and (skip or wide or b != b_idx):  # close the bin
-                best = 0
-                for c in range(1, n_colors):
-                    if sums[c] > sums[best]:
-                        best = c
-                first = b_first
-                for j in range(b_first, b_last + 1):
-                    if color[j] == best:
-                        first = j
-                        break
-                if run_open and run_bin == b_idx - 1 and col[k - 1] == best:
-                    right[k - 1] = end[b_last]
-                    count[k - 1] += b_count
-                else:
-                    rep[k], left[k], right[k], col[k], count[k] = first, start[b_first], end[b_last], best, b_count
-                    k += 1
-                run_open, run_bin = True, b_idx
-                for j in range(b_first, b_last + 1):
-                    sums[color[j]] = 0.0
-                in_bin = False
-            if last:
-                break
-            if skip:
-                run_open = False
-                continue
-            if wide:
-                rep[k], left[k], right[k], col[k], count[k] = i, start[i], end[i], color[i], 1
-                k += 1
-                run_open = False
-                continue
-            if not in_bin:
-                in_bin, b_idx, b_first, b_count = True, b, i, 0
-            sums[color[i]] += end[i] - start[i]
-            b_last = i
-            b_count += 1
-    return rep[:k].copy(), left[:k].copy(), right[:k].copy(), col[:k].copy(), count[:k].copy()
