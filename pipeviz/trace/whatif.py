@@ -9,6 +9,8 @@ model (costs.py), so they are the means times the run's chunks per rank c:
   only full backwards, t_b = t_w = mean B * c / 2 (the run cannot tell the parts
   apart: `split_even` says so);
   t_fb = mean F&B * c where the run overlapped pairs, else pipeviz's default.
+A run with full and split backwards both (DualPipe-V) has a mean B of its own, but a
+schedule prices a full backward t_b + t_w: its row differs from the run's model there.
 Each schedule runs at its own V (interleaved at the run's V, or 2 for a run of one
 chunk per rank). A schedule whose order is the run's own is marked `same_order`.
 """
