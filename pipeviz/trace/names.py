@@ -18,7 +18,8 @@ digits, at most 9 of them (as in pasted orders, order.py).
 Patterns are templates, never code: `{kind}`, `{mb}` and `{stage}` are slots, `*` is
 any text, every other character stands for itself. A template becomes a regular
 expression made only of escaped literals and these fixed groups, matched against the
-whole name; names longer than MAX_NAME characters are not matched.
+whole name. At most MAX_STARS stars and names of at most MAX_NAME characters keep
+the matching's backtracking small (a few hundred thousand steps for a hostile name).
 """
 
 from __future__ import annotations
@@ -31,8 +32,8 @@ from ..errors import TraceError
 COMPUTE_KINDS = ("F", "B", "I", "W", "F&B")
 COMM_KINDS = ("SEND_F", "RECV_F", "SEND_B", "RECV_B", "UNSHARD", "RESHARD", "REDUCE_GRAD")
 OWN_STAGE = -2  # "the stage of the rank that ran it": GPipe's names, a pattern without {stage}
-MAX_NAME = 1000
-MAX_STARS = 4
+MAX_NAME = 256
+MAX_STARS = 2
 
 _N = "([0-9]{1,9})"
 _COMPUTE = re.compile(_N + "([FIBW])" + _N)
@@ -44,9 +45,15 @@ _GPIPE = re.compile("(Forward|Backward) " + _N)
 PP_PREFIX = "PP:"
 
 
+class OverlapError(ValueError):
+    """An overlapped pair that is not one forward and one full backward (the reader
+    says so, naming the file)."""
+
+
 def pp_action(action: str) -> tuple | None:
-    """PyTorch's action (the name after "PP:") as a tuple, or None if it is none of its words.
-    An overlapped pair that is not one forward and one full backward is refused."""
+    """PyTorch's action (the name after "PP:") as a tuple, or None if it is none of its
+    words. An overlapped pair that is not one forward and one full backward raises
+    OverlapError."""
     if found := _COMPUTE.fullmatch(action):
         return (found.group(2), int(found.group(3)), int(found.group(1)), -1, -1)
     if found := _MOVE.fullmatch(action):
@@ -57,7 +64,7 @@ def pp_action(action: str) -> tuple | None:
         parts = [_COMPUTE.fullmatch(p) for p in found.group(1).split(";")]
         kinds = sorted(p.group(2) for p in parts if p)
         if None in parts or kinds != ["B", "F"]:
-            raise TraceError("trace.overlap", name=PP_PREFIX + action)
+            raise OverlapError(PP_PREFIX + action)
         f, b = sorted(parts, key=lambda p: p.group(2) != "F")
         return ("F&B", int(f.group(3)), int(f.group(1)), int(b.group(3)), int(b.group(1)))
     return None

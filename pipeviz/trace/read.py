@@ -43,7 +43,7 @@ from ..errors import DeadlockError, OrderError, TraceError
 from ..metrics import Metrics, measure
 from ..order import Order, check_size
 from ..simulate import Timeline, dependencies, simulate
-from .names import COMM_KINDS, OWN_STAGE, Pattern, classify
+from .names import COMM_KINDS, OWN_STAGE, OverlapError, Pattern, classify
 from .stream import file_size, read_trace
 
 MAX_FILES = 1024  # ranks
@@ -134,8 +134,8 @@ class _File:
             return
         try:
             op = classify(name, self.pattern)
-        except TraceError as e:
-            raise TraceError(e.msg.key, file=self.path, **e.msg.args) from None
+        except OverlapError:
+            raise TraceError("trace.overlap", file=self.path, name=name) from None
         if op is None:
             if len(self.examples) < EXAMPLES and ev.get("cat") == "user_annotation" and name not in self.examples:
                 self.examples.append(name)

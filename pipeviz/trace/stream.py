@@ -123,12 +123,13 @@ class _Text:
     def close(self) -> None:
         self.raw.close()
 
-    def more(self) -> bool:
-        """Read the next chunk onto the text (dropping what was read); False at the end."""
+    def more(self, size: int = 0) -> bool:
+        """Read the next chunk (at least `size` bytes) onto the text, dropping what was
+        read; False at the end."""
         if self.eof:
             return False
         try:
-            data = (self.gz or self.raw).read(CHUNK)
+            data = (self.gz or self.raw).read(max(CHUNK, size))
         except (OSError, EOFError, zlib.error):  # gzip.BadGzipFile is an OSError
             if self.gz is None:
                 raise TraceError("trace.open", file=self.path, why="read error") from None
@@ -174,10 +175,11 @@ class _Text:
                 self.pos = end
                 return obj
             # Failed, or a bare word or number that may go on in the next chunk:
-            # bad JSON if its extent closes here, else read more.
+            # bad JSON if its extent closes here, else read more: as much again as
+            # the value holds so far, so a value of n bytes is tried log(n) times.
             if extent(buf, i) is not None:
                 raise TraceError("trace.not_json", file=self.path)
-            if not self.more():
+            if not self.more(len(buf) - i):
                 raise TraceError("trace.truncated", file=self.path)
 
     def expect(self, closers: str) -> str:
