@@ -30,9 +30,22 @@ Modules: `stream` (the JSON, a chunk at a time), `names` (what an event's name s
 """
 
 from .names import COMM_KINDS, Pattern, compile_pattern
+from .names import as_data as _names_data
 from .read import Comm, Run, read_traces
 from .report import Costs, Gap, Imbalance, Report, report
 from .whatif import Row, WhatIf, what_if
 
 __all__ = ["COMM_KINDS", "Pattern", "compile_pattern", "Comm", "Run", "read_traces", "Costs", "Gap", "Imbalance",
            "Report", "report", "Row", "WhatIf", "what_if"]
+
+
+def as_data() -> dict:
+    """What static/trace.js reads instead of repeating it (page.page_data()["trace"])."""
+    from . import read, stream
+    from .report import CAUSES, GAP_SHARE, MEASURED_KINDS, STAGE_KINDS
+    from .whatif import INTERLEAVED
+
+    return {**_names_data(), "maxFiles": read.MAX_FILES, "maxKept": read.MAX_KEPT, "maxOffsetMs": read.MAX_OFFSET_MS,
+            "examples": read.EXAMPLES, "gapShare": GAP_SHARE, "measuredKinds": list(MEASURED_KINDS),
+            "stageKinds": list(STAGE_KINDS), "gzipMagic": list(stream.GZIP_MAGIC), "interleaved": INTERLEAVED,
+            "eventsKey": stream.EVENTS_KEY, "infoKey": stream.INFO_KEY, "rankKey": stream.RANK_KEY, "causes": list(CAUSES)}

@@ -37,7 +37,7 @@ MAX_STARS = 2
 
 _N = "([0-9]{1,9})"
 _COMPUTE = re.compile(_N + "([FIBW])" + _N)
-_OVERLAP = re.compile(r"\((.*)\)OVERLAP_F_B")
+_OVERLAP = re.compile(r"\((.*)\)OVERLAP_F_B", re.S)
 _MOVE = re.compile(_N + "(SEND_F|RECV_F|SEND_B|RECV_B)" + _N)
 _BOOK = re.compile(_N + "(UNSHARD|RESHARD|REDUCE_GRAD)")
 _GPIPE = re.compile("(Forward|Backward) " + _N)
@@ -86,6 +86,7 @@ KIND_WORDS = {
 }
 PATTERN_KINDS = ("F", "B", "I", "W", "SEND_F", "RECV_F", "SEND_B", "RECV_B")
 SLOTS = ("kind", "mb", "stage")
+SLOTS_TEXT, NEEDS_TEXT, STAGE_TEXT = "{kind}, {mb}, {stage}", "{kind}, {mb}", "{stage}"
 _PIECE = re.compile(r"\{([^{}]*)\}|\*")
 _WORD = re.compile("[A-Za-z_]+")
 
@@ -128,13 +129,12 @@ def compile_pattern(template: str, kinds: str | None = None) -> Pattern:
             continue
         slot = found.group(1)
         if slot not in SLOTS or slot in groups:
-            raise TraceError("trace.pattern_slot", pattern=template, slot=found.group(),
-                             slots="{kind}, {mb}, {stage}")
+            raise TraceError("trace.pattern_slot", pattern=template, slot=found.group(), slots=SLOTS_TEXT)
         groups.append(slot)
         parts.append("([A-Za-z_]+)" if slot == "kind" else "([0-9]{1,9})")
     parts.append(re.escape(template[at:]))
     if "kind" not in groups or "mb" not in groups:
-        raise TraceError("trace.pattern_needs", pattern=template, slots="{kind}, {mb}", stage="{stage}")
+        raise TraceError("trace.pattern_needs", pattern=template, slots=NEEDS_TEXT, stage=STAGE_TEXT)
     if stars > MAX_STARS:
         raise TraceError("trace.pattern_stars", pattern=template, max=MAX_STARS)
     return Pattern(template, re.compile("".join(parts)), tuple(groups), {**KIND_WORDS, **parse_kinds(kinds)})
@@ -164,3 +164,13 @@ def classify(name: str, pattern: Pattern | None) -> tuple | None:
     if name.startswith(("Forward ", "Backward ")):
         return gpipe(name)
     return None
+
+
+def as_data() -> dict:
+    """What static/trace.js reads instead of repeating it."""
+    return {
+        "ownStage": OWN_STAGE, "maxName": MAX_NAME, "maxStars": MAX_STARS, "ppPrefix": PP_PREFIX,
+        "kindWords": dict(KIND_WORDS), "patternKinds": list(PATTERN_KINDS), "slots": list(SLOTS),
+        "slotsText": SLOTS_TEXT, "needsText": NEEDS_TEXT, "stageText": STAGE_TEXT,
+        "commKinds": list(COMM_KINDS),
+    }

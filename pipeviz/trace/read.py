@@ -208,7 +208,8 @@ def _check_offsets(offsets: Sequence[float], n: int) -> None:
         raise TraceError("trace.offsets_count", given=len(offsets), n=n)
     for x in offsets:
         if not _number(x) or abs(x) > MAX_OFFSET_MS:
-            raise TraceError("trace.offset", value=str(x), max=f"{MAX_OFFSET_MS:g}")
+            raise TraceError("trace.offset", value=repr(float(x)) if _number(x) or isinstance(x, float) else str(x),
+                             max=f"{MAX_OFFSET_MS:g}")
 
 
 def _ranks(paths: list[str], declared: list[int | None]) -> list[int]:

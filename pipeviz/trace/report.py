@@ -41,6 +41,7 @@ from .read import Run
 MEASURED_KINDS = ("F", "I", "W", "B", "F&B")  # SPEC.md's order of the measured costs
 STAGE_KINDS = ("F", "I", "W", "B")
 GAP_SHARE = 0.01
+CAUSES = ("recv", "send", "book", "none")  # what a gap line says filled the wait
 _CODE = {KIND_NAMES[k]: k for k in (F, B, I, W, FB)}
 
 

@@ -39,6 +39,7 @@ from dataclasses import dataclass
 from ..errors import TraceError
 
 CHUNK = 1 << 20  # bytes read at a time
+EVENTS_KEY, INFO_KEY, RANK_KEY = "traceEvents", "distributedInfo", "rank"  # the trace format's words
 GZIP_MAGIC = b"\x1f\x8b"
 _WS = re.compile(r"[ \t\n\r]*")
 _SCALAR_END = re.compile(r"[,\]} \t\n\r]")
@@ -246,7 +247,7 @@ def _members(text: _Text, head: Header, on_event: Callable[[dict], None]) -> Non
         key = text.value()
         text.expect(":")
         c = text.skip_ws()
-        if key == "traceEvents" and c == "[":
+        if key == EVENTS_KEY and c == "[":
             text.pos += 1
             _events(text, on_event)
             head.has_events = True
@@ -254,8 +255,8 @@ def _members(text: _Text, head: Header, on_event: Callable[[dict], None]) -> Non
             if c == "":
                 raise TraceError("trace.truncated", file=text.path)
             value = text.value()
-            if key == "distributedInfo":
-                rank = value.get("rank") if isinstance(value, dict) else None
+            if key == INFO_KEY:
+                rank = value.get(RANK_KEY) if isinstance(value, dict) else None
                 ok = isinstance(rank, int) and not isinstance(rank, bool) and rank >= 0
                 head.rank = rank if ok else None
         if text.expect(",}") == "}":

@@ -27,9 +27,12 @@ from ..costs import Costs
 from ..engine import run as run_schedule
 from ..errors import ConfigError
 from ..order import Order
+from ..schedules.interleaved import ENTRY as _INTERLEAVED
 from ..text import Msg
 from .read import Run
 from .report import Report
+
+INTERLEAVED = _INTERLEAVED.name  # the schedule that runs at the run's V
 
 
 @dataclass(frozen=True)
@@ -91,7 +94,7 @@ def what_if(rep: Report) -> WhatIf:
     measured, model = run.metrics.makespan, rep.simulated_metrics.makespan
     rows = []
     for name, spec in registry.SCHEDULES.items():
-        V = interleaved_V(run) if name == "interleaved" else (spec.fixed_V or 1)
+        V = interleaved_V(run) if name == INTERLEAVED else (spec.fixed_V or 1)
         try:
             res = run_schedule(Config(name, run.P, run.m, V, costs))
         except ConfigError as e:
