@@ -14,6 +14,8 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from tracegen import OURS, load, rank_files, synthetic, write
 
 from pipeviz import Config, run
@@ -234,3 +236,20 @@ def test_a_real_process_prints_one_line_and_no_traceback(name, tmp_path):
     p = subprocess_cli("export", "--trace", *given, "-o", tmp_path / "out.json")
     assert p.returncode == 2 and p.stderr.count("\n") == 1 and word in p.stderr and "Traceback" not in p.stderr
     assert not (tmp_path / "out.json").exists()
+
+
+HOSTILE = st.text(st.sampled_from(list("{}*,=.0123456789-+eE_ aFBIWkindmbstage\u0663\u00a0\n\t'\"\\()[]$^|?")),
+                  max_size=40)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(flag=st.sampled_from(["--ranks", "--offsets", "--pattern", "--pattern-kinds"]), value=HOSTILE)
+def test_hostile_flag_values_give_output_or_one_line(flag, value, cli):
+    """Any text for a trace flag: the step, or exit 2 with one line; never an exception."""
+    extra = ["--pattern", "{kind}{mb}"] if flag == "--pattern-kinds" else []
+    p = cli("export", "--trace", *files(IL), *extra, f"{flag}={value}")
+    assert p.returncode in (0, 2)
+    if p.returncode == 2:
+        assert p.stderr.count("\n") == 1 and p.stderr.startswith("python -m pipeviz: error: ")
+    else:
+        assert json.loads(p.stdout)["source"] == "trace"
