@@ -18,6 +18,7 @@ from types import SimpleNamespace
 
 from ..export import json_op
 from ..order import KIND_NAMES
+from ..text import template
 from ..textview import column_width, percent, timeline_text
 from .names import COMM_KINDS
 from .report import MEASURED_KINDS, STAGE_KINDS, Report, ms
@@ -235,7 +236,7 @@ def show(rep: Report, what: WhatIf, width: int = 120) -> str:
         c = what.costs
         lines.append(f"what if (the measured costs per rank: t_f={ms(c.tf)} t_b={ms(c.tb)} t_w={ms(c.tw)}"
                      + (f" t_fb={ms(c.tfb)}" if c.tfb is not None else "") + " ms, comm 0"
-                     + ("; " + _split_text() if what.split_even else "") + "):")
+                     + ("; " + template("trace.split_even") if what.split_even else "") + "):")
         for row in what.rows:
             label = f"{row.schedule} V={row.V}"
             if row.error is not None:
@@ -250,8 +251,3 @@ def show(rep: Report, what: WhatIf, width: int = 120) -> str:
                   *timeline_text(view, width)]
     return "\n".join(lines)
 
-
-def _split_text() -> str:
-    from ..text import template
-
-    return template("trace.split_even")
