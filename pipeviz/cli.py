@@ -94,13 +94,13 @@ def _add_config_args(p: argparse.ArgumentParser, model: bool = True) -> None:
     p.add_argument("-G", "--group-size", dest="G", type=_whole("G"), default=None,
                    help="interleaved only: micro-batches per group (default P, or PyTorch's rule "
                         "when P does not divide m; Megatron-core's limits apply)")
-    p.add_argument("--tf", type=_cost("tf"), default=1.0,
+    p.add_argument("--tf", type=_cost("tf"), default=None,
                    help="forward cost of a rank's whole share of the model (default 1)")
-    p.add_argument("--tb", type=_cost("tb"), default=1.0,
+    p.add_argument("--tb", type=_cost("tb"), default=None,
                    help="input-gradient backward (B) cost, same units (default 1)")
-    p.add_argument("--tw", type=_cost("tw"), default=1.0,
+    p.add_argument("--tw", type=_cost("tw"), default=None,
                    help="weight-gradient backward (W) cost; an unsplit backward costs tb+tw (default 1)")
-    p.add_argument("--comm", type=_cost("comm"), default=0.0,
+    p.add_argument("--comm", type=_cost("comm"), default=None,
                    help="latency added to every dependency between ranks (default 0)")
     p.add_argument("--tfb", type=_cost("tfb"), default=None,
                    help="an overlapped F&B op (DualPipe), same units (default tf+tb+tw: no overlap gain)")
@@ -218,8 +218,115 @@ def _add_order_args(p: argparse.ArgumentParser) -> None:
                         "default loop")
 
 
+COST_DEFAULTS = {"tf": 1.0, "tb": 1.0, "tw": 1.0, "comm": 0.0}  # None in the parser: --trace refuses a given cost
+
+
+def _add_trace_args(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("a profiled step (docs/reading.md: A real run)")
+    g.add_argument("--trace", nargs="+", metavar="FILE",
+                   help="read a real step instead of a schedule: one Chrome trace per rank as torch.profiler writes "
+                        "it (.json, or .json.gz), in any order. PyTorch's pipeline runtime labels every action "
+                        "(PP:2F0, PP:1I3, PP:0SEND_F1, ...); its GPipe labels Forward i / Backward i. P, m and V "
+                        "come from the traces; times are in ms")
+    g.add_argument("--ranks", metavar="R,R,...",
+                   help="with --trace: each file's rank, in the order the files are given (default: each trace's "
+                        "distributedInfo.rank, else the files' order)")
+    g.add_argument("--offsets", metavar="MS,MS,...",
+                   help="with --trace: a clock offset in ms added to each rank's times, rank 0 first (traces "
+                        "taken on several hosts)")
+    g.add_argument("--pattern", metavar="TEMPLATE",
+                   help="with --trace: how other frameworks name their ops, e.g. '{kind}_mb{mb}_stage{stage}': "
+                        "slots {kind}, {mb} and {stage} (leave out {stage} when it is the rank's own), * for any "
+                        "text; {kind} reads F, B, I, W, forward, backward, fwd, bwd, input, weight, ... any case")
+    g.add_argument("--pattern-kinds", metavar="WORD=K,...",
+                   help="with --pattern: more words for {kind}, e.g. forward_step=F,backward_step=B "
+                        "(K one of F, B, I, W, SEND_F, RECV_F, SEND_B, RECV_B)")
+    g.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                   help="with --trace: a progress bar on stderr while the traces are read (default: when stderr "
+                        "is a terminal)")
+
+
+TRACE_ONLY = ("ranks", "offsets", "pattern", "pattern_kinds", "progress")
+
+
+def _trace_conflicts(args: argparse.Namespace) -> None:
+    """--trace reads P, m, V and the costs from the traces: no schedule flag applies."""
+    if not getattr(args, "trace", None):
+        given = [f"--{k.replace('_', '-')}" for k in TRACE_ONLY if getattr(args, k, None) is not None]
+        if given:
+            raise CliError(f"{given[0]} applies to --trace FILE...")
+        return
+    flags = {"schedule": "--schedule", "P": "-P", "m": "-m", "V": "-V", "G": "-G", "order": "--order",
+             "placement": "--placement", "tf": "--tf", "tb": "--tb", "tw": "--tw", "comm": "--comm",
+             "tfb": "--tfb", "encoder_f": "--encoder-f", "encoder_b": "--encoder-b",
+             "encoder_place": "--encoder-place", "balance": "--balance", "model": "--model",
+             "stage_weights": "--stage-weights"}
+    given = [flag for key, flag in flags.items() if getattr(args, key, None) is not None]
+    given += [flag for key, flag in (("encoder_frozen", "--encoder-frozen"), ("equal_stages", "--equal-stages"))
+              if getattr(args, key, False)]
+    given += sorted({f"--{k[len('model_'):]}" for k, v in vars(args).items() if k.startswith("model_") and v is not None})
+    if given:
+        raise CliError(f"--trace reads P, m, V and the costs from the traces: leave out {', '.join(given)}")
+    if args.pattern_kinds is not None and args.pattern is None:
+        raise CliError("--pattern-kinds applies to --pattern TEMPLATE")
+
+
+def _numbers(flag: str, text: str, cast, example: str) -> list:
+    try:
+        values = [cast(x) for x in text.split(",")]
+    except ValueError:
+        values = None
+    if not values or (cast is float and not all(math.isfinite(x) for x in values)):
+        raise CliError(f"{flag} takes numbers separated by commas, e.g. {example}; got {text!r}")
+    return values
+
+
+def _run_trace(args: argparse.Namespace):
+    """The report and what-if rows of the traces --trace names (TraceError if they cannot be read)."""
+    from .trace import compile_pattern, read_traces, report, what_if
+
+    ranks = _numbers("--ranks", args.ranks, int, "1,0,2") if args.ranks is not None else None
+    offsets = _numbers("--offsets", args.offsets, float, "0,0.25,-1.5") if args.offsets is not None else None
+    pattern = compile_pattern(args.pattern, args.pattern_kinds) if args.pattern is not None else None
+    show_bar = args.progress if args.progress is not None else sys.stderr.isatty()
+    bar = _Progress() if show_bar else None
+    try:
+        run = read_traces(args.trace, ranks, offsets, pattern, progress=bar)
+    finally:
+        if bar is not None:
+            bar.done()
+    rep = report(run)
+    return rep, what_if(rep)
+
+
+class _Progress:
+    """A progress bar on stderr, redrawn in place as the traces are read."""
+
+    WIDTH = 30
+
+    def __init__(self):
+        self.shown = -1
+
+    def __call__(self, done: int, total: int) -> None:
+        share = min(done / total, 1.0) if total > 0 else 1.0
+        step = int(share * 100)
+        if step == self.shown:
+            return
+        self.shown = step
+        filled = int(share * self.WIDTH)
+        sys.stderr.write(f"\rreading traces [{'#' * filled}{'.' * (self.WIDTH - filled)}] {step:3d}% "
+                         f"{done / 1e6:.1f} of {total / 1e6:.1f} MB")
+        sys.stderr.flush()
+
+    def done(self) -> None:
+        if self.shown >= 0:
+            sys.stderr.write("\n")
+            sys.stderr.flush()
+
+
 def _costs(args: argparse.Namespace) -> Costs:
-    return Costs(args.tf, args.tb, args.tw, args.comm, args.tfb)
+    tf, tb, tw, comm = (COST_DEFAULTS[k] if getattr(args, k) is None else getattr(args, k) for k in COST_DEFAULTS)
+    return Costs(tf, tb, tw, comm, args.tfb)
 
 
 def _config(args: argparse.Namespace) -> Config:
@@ -357,6 +464,7 @@ def build_parser() -> argparse.ArgumentParser:
                                    "chrome-trace opens in Perfetto or chrome://tracing.")
     _add_config_args(p)
     _add_order_args(p)
+    _add_trace_args(p)
     p.add_argument("--format", "-f", choices=FORMATS, default="json", help="output format (default json)")
     p.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of standard output (- is standard output)")
 
@@ -365,6 +473,7 @@ def build_parser() -> argparse.ArgumentParser:
                                    "ops labelled by kind and micro-batch, '/' where the rank idles.")
     _add_config_args(p)
     _add_order_args(p)
+    _add_trace_args(p)
     # Wider than a line anyone reads, and the makespan / width of an unbounded width
     # overflows a float: refused with the range.
     p.add_argument("--width", type=_whole_in("width", 20, MAX_TEXT_WIDTH), default=120,
@@ -417,7 +526,15 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _dispatch(args: argparse.Namespace) -> int:
-    if args.command == "export":
+    if args.command in ("export", "show"):
+        _trace_conflicts(args)
+    if args.command in ("export", "show") and args.trace:
+        from .trace import output
+
+        rep, what = _run_trace(args)
+        text = output.render(rep, what, args.format) if args.command == "export" else output.show(rep, what, args.width)
+        _write(text, getattr(args, "output", None))
+    elif args.command == "export":
         from .export import render
 
         res = _run(args, EXPORT_MAX_OPS[args.format])

@@ -27,6 +27,11 @@ class OrderError(PipevizError):
     """An order that is not a valid schedule: a missing or repeated op, a stage on the wrong rank."""
 
 
+class TraceError(PipevizError):
+    """A profiled step pipeviz cannot read: a file that is not a trace, one cut short,
+    traces that disagree (pipeviz.trace)."""
+
+
 class DeadlockError(RuntimeError):
     """An order that cannot finish. `blocked` lists, for every stuck rank, the op it is
     stuck at and the op that one waits for, as (rank, op index, op text, awaited index,

@@ -60,7 +60,7 @@ from bokeh.models import (
 )
 from bokeh.resources import Resources
 
-from . import compat, custom, memory, stages, static, text
+from . import compat, custom, memory, stages, static, text, trace
 from .closed_form import FILL_DRAIN_FORMULAS
 from .config import MAX_OPS, Config
 from .costs import COST_MAX, COST_MIN, MAY_BE_ZERO
@@ -81,9 +81,9 @@ from .view.state import ENGINE_FIELDS, LATER_MS
 # The teaching toggles (view/teach.py's fields), shown as Bokeh toggles named after them.
 TOGGLES = ("critical", "projector")
 # In the order the page loads them: each may use those before it.
-SCRIPTS = ("text.js", "engine.js", "memory.js", "custom.js", "encoder.js", "balance.js", "causes.js", "fields.js",
-           "memory_view.js", "state.js", "columns.js", "readouts.js", "closing.js", "glance.js", "compat.js", "a11y.js",
-           "teach_models.js", "teach.js", "sweep.js", "explorer.js")
+SCRIPTS = ("text.js", "engine.js", "memory.js", "custom.js", "trace.js", "encoder.js", "balance.js", "causes.js",
+           "fields.js", "memory_view.js", "state.js", "columns.js", "readouts.js", "closing.js", "glance.js",
+           "compat.js", "a11y.js", "teach_models.js", "teach.js", "sweep.js", "explorer.js")
 
 
 def read_static(name: str) -> str:
@@ -115,6 +115,7 @@ def page_data() -> dict:
         "rules": {"engineFields": list(ENGINE_FIELDS), "laterMs": LATER_MS},
         "custom": {"name": custom.CUSTOM, "maxDepth": custom.MAX_DEPTH, "maxNumber": custom.MAX_NUMBER,
                    "maxText": custom.MAX_TEXT},
+        "trace": trace.as_data(),
         "palette": palette.as_data(),
         "layouts": layouts(),
         "tableHead": list(TABLE_HEAD),

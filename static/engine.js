@@ -1183,7 +1183,7 @@
     loopPlacement: loopPlacement, vPlacement: vPlacement, placement: placement,
     Order: Order, OrderBuilder: OrderBuilder, fromRankLists: fromRankLists, perRank: perRank,
     token: token, parseToken: parseToken, parseRankLists: parseRankLists, parseOrder: parseOrder,
-    orderFromRanks: orderFromRanks, KIND_CODES: KIND_CODES, PY_SPACE: PY_SPACE,
+    orderFromRanks: orderFromRanks, checkSize: checkSize, KIND_CODES: KIND_CODES, PY_SPACE: PY_SPACE,
     // simulator and metrics
     opDurations: opDurations, describeOp: describeOp, validate: validate, dependencies: dependencies,
     makespan: makespan,

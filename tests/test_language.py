@@ -38,7 +38,8 @@ NAMES_OK = {"Llama", "Korthikanti", "FlashAttention",
             "interleaved", "BPipe"}
 ARTICLE = {"rank", "warmup"}
 SYMBOLS = {"min", "max", "comm", "EF", "EB", "mV", "e_f", "e_b", "mod"}
-FORMATS = {"PNG", "SVG", "URL", "JSON", "GiB", "MiB", "HBM", "GPU", "bf16", "fp32"}
+FORMATS = {"PNG", "SVG", "URL", "JSON", "GiB", "MiB", "HBM", "GPU", "bf16", "fp32",
+           "Chrome", "gzip", "UTF", "ms"}  # a Chrome trace, gzip, UTF-8, milliseconds
 SELF = {"English"}
 CODE = {"rank_ptr", "stage_to_rank", "segment"}
 CODE_IN = {
@@ -51,6 +52,26 @@ CODE_IN = {
     "page.G": {"show", "export"},
     "cli.model_needed": {"model", "custom"},  # --model custom
     "cli.custom_needs": {"model", "custom", "layers", "hidden", "heads", "vocab"},
+    # A profiled step's messages: the trace format's keys, the profiler's API, the runtime's
+    # labels (PP:2F0, Forward 3) and the flags that read them.
+    "trace.empty": {"traceEvents"},
+    "trace.not_json": {"traceEvents", "torch", "profiler", "export_chrome_trace"},
+    "trace.no_events": {"traceEvents"},
+    "trace.no_ops": {"PP", "Forward", "Backward", "pattern"},
+    "trace.no_ops_named": {"PP", "Forward", "Backward", "pattern"},
+    "trace.ranks_count": {"ranks"},
+    "trace.ranks_perm": {"ranks"},
+    "trace.offsets_count": {"offsets"},
+    "trace.rank_unknown": {"distributedInfo", "ranks"},
+    "trace.same_rank": {"ranks"},
+    "trace.overlap_ops": {"pattern"},
+    "trace.placement": {"ranks"},
+    "trace.placement_v": {"ranks"},
+    "trace.pattern_length": {"pattern"},
+    "trace.pattern_slot": {"pattern"},
+    "trace.pattern_needs": {"pattern"},
+    "trace.pattern_stars": {"pattern"},
+    "trace.pattern_kinds": {"pattern", "kinds"},
     # `pipeviz figure`'s messages: its flag, and the commands and variables that install or find its browser.
     "figure.width": {"width"},
     "figure.no_selenium": {"selenium", "pip", "install", "requirements", "txt"},

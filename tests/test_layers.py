@@ -43,7 +43,7 @@ LAYERS = (
     ("orders", ("pipeviz.order", "pipeviz.closed_form", "pipeviz.schedule", "pipeviz.schedules", "pipeviz.registry")),
     ("engine", ("pipeviz.simulate", "pipeviz.metrics", "pipeviz.encoder", "pipeviz.balance", "pipeviz.decompose",
                 "pipeviz.engine", "pipeviz.custom", "pipeviz.causes", "pipeviz.memory", "pipeviz.slicing", "pipeviz")),
-    ("outputs", ("pipeviz.export",)),
+    ("outputs", ("pipeviz.export", "pipeviz.trace")),
     ("view", ("pipeviz.view", "pipeviz.textview")),
     ("render", ("pipeviz.render", "pipeviz.figure")),
     ("explorers", ("pipeviz.page", "pipeviz.served", "pipeviz.compat", "pipeviz.serving", "pipeviz.hostcheck")),
