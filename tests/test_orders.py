@@ -90,6 +90,27 @@ def test_zb_h2_order_is_the_greedy_rule(P):
         assert ranks(Config("zb-h2", P, m)) == ref.zb_h2_greedy(P, m), (P, m)
 
 
+def test_zb_h2_warmup_and_cooldown_are_what_the_rule_does():
+    """Steps 1 and 3 are closed forms of the greedy rule's first and last ops; the
+    rule's own picks (step 2) must then hold exactly the ops they leave: m - w_r F's,
+    every B, and the W's before the cool-down's c_r, in micro-batch order, for every
+    P and m the explorer accepts."""
+    import numpy as np
+
+    from pipeviz.order import F, I, W
+    from pipeviz.schedules.zb_h2 import cooldown, greedy_steady, warmup
+
+    for P in range(1, 33):
+        rank = np.arange(P)
+        for m in range(1, 129):
+            r, kind, mb = greedy_steady(P, m)
+            w, c = warmup(P, m, rank), cooldown(P, m, rank)
+            for k, first, n in [(F, w, m - w), (I, 0 * w, np.full(P, m)), (W, 0 * w, m - c)]:
+                mine = kind == k
+                assert np.array_equal(np.bincount(r[mine], minlength=P), n), (P, m, k)
+                assert np.array_equal(mb[mine] - first[r[mine]], np.concatenate([np.arange(x) for x in n])), (P, m, k)
+
+
 @pytest.mark.parametrize("P", range(1, 9))
 def test_zb_v_order(P):
     for m in range(1, 4 * P + 2):
