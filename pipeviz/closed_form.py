@@ -33,6 +33,10 @@ class ClosedForm:
     # A bubble its authors state as idle time (DeepSeek's for DualPipe-V), shown as
     # theirs beside the simulated idle of every rank; None for most schedules.
     authors: AuthorsBubble | None = None
+    # Whose order this is, where it is not the one the schedule's summary names
+    # (interleaved below m = P runs PyTorch's, which Megatron-core refuses); shown
+    # with the readout. None for most configurations.
+    source: Msg | None = None
 
 
 @dataclass(frozen=True, eq=False)

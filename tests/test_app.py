@@ -118,14 +118,15 @@ def test_gpipe_keeps_v_one(app):
     assert app.V == 1 and "V stays 1" in app.notice.object
 
 
-def test_interleaved_m_snaps_to_what_megatron_accepts(app):
+def test_interleaved_below_p_shows_pytorchs_order_and_says_so(app):
     app.param.update(schedule="interleaved", V=2)
-    app.m = 3  # below P = 4
-    assert app.m == 4
-    assert "Megatron&#x27;s interleaved order needs at least P micro-batches" in app.notice.object
-    assert "m set to 4" in app.notice.object
-    res = run(Config("interleaved", 4, 4, 2))
+    app.m = 3  # below P = 4: Megatron-core refuses, PyTorch runs one round
+    assert app.m == 3
+    assert "PyTorch&#x27;s order (ScheduleInterleaved1F1B: one round of all m = 3 micro-batches)" in app.readout.object
+    res = run(Config("interleaved", 4, 3, 2))
     assert np.array_equal(app.figures.sources["ops"].data["right"], res.timeline.end)
+    app.m = 4
+    assert "PyTorch" not in app.readout.object
 
 
 def test_notes_go_at_the_next_change(app):

@@ -37,8 +37,7 @@ def configs(draw):
         run(cfg)
     except ConfigError as e:
         # Invalid combinations are refused with a message that says what is valid.
-        assert e.msg.key in ("schedule.fixed_v1", "schedule.fixed_v", "interleaved.m_below_P",
-                             "dualpipe-v.m_below_2P"), e
+        assert e.msg.key in ("schedule.fixed_v1", "schedule.fixed_v", "dualpipe-v.m_below_2P"), e
         assume(False)
     return cfg
 

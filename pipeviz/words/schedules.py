@@ -16,14 +16,14 @@ STRINGS = {
     # pipeviz/schedules/interleaved.py
     "sched.interleaved.title": ("Interleaved 1F1B", "Interleaved 1F1B"),
     "sched.interleaved.summary": (
-        "V chunks per rank (Megatron's order): the fill shrinks V-fold, warm-up memory grows",
-        "每个 rank 放 V 个虚拟段（Megatron 的顺序）：灌满时间缩到 1/V，warmup 攒的激活变多",
+        "V chunks per rank (Megatron's order; PyTorch's below m = P): the fill shrinks V-fold, warm-up memory grows",
+        "每个 rank 放 V 个虚拟段（Megatron 的顺序；m < P 时用 PyTorch 的）：灌满时间缩到 1/V，warmup 攒的激活变多",
     ),
-    "interleaved.m_below_P": (
-        "Megatron's interleaved order needs at least P micro-batches (its group size G must satisfy "
-        "P <= G <= m); here m={m} < P={P}: use m >= {P}, or V = 1",
-        "Megatron 的 interleaved 顺序至少要 P 个微批次（分组大小 G 须满足 P <= G <= m）；"
-        "这里 m={m} < P={P}：请用 m >= {P}，或 V = 1",
+    "interleaved.pytorch_order": (
+        "PyTorch's order (ScheduleInterleaved1F1B: one round of all m = {m} micro-batches); Megatron-core "
+        "refuses m < P = {P}, and from m = {P} on the order is Megatron's",
+        "PyTorch 的顺序（ScheduleInterleaved1F1B：全部 m = {m} 个微批次为一轮）；Megatron-core 不接受 "
+        "m < P = {P}，m >= {P} 时用 Megatron 的顺序",
     ),
     "interleaved.G_range": (
         "interleaved group size G must satisfy P <= G <= m, here {P} <= G <= {m}; got G={G}",
