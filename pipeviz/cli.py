@@ -81,9 +81,13 @@ def _add_config_args(p: argparse.ArgumentParser, model: bool = True) -> None:
                    help="pipeline ranks, one GPU each (default 4; with --order, the order's line count, "
                         "which -P must match)")
     p.add_argument("-m", type=_whole("m"), default=None, help="micro-batches per iteration (default 8)")
+    fixed = {}
+    for name, spec in registry.SCHEDULES.items():
+        fixed.setdefault(spec.fixed_V, []).append(name)
+    v_help = "; ".join(f"{V} for {', '.join(names)}" for V, names in fixed.items() if V is not None)
     p.add_argument("-V", type=_whole("V"), default=None,
-                   help="model chunks per rank: 1 for gpipe, 1f1b, zb-h1, zb-h2; 2 for zb-v and dualpipe-v; any for "
-                        "interleaved (default: the schedule's own, 2 for interleaved)")
+                   help=f"model chunks per rank: {v_help}; any for {', '.join(fixed.get(None, []))} "
+                        "(default: the schedule's own, else 2)")
     p.add_argument("-G", "--group-size", dest="G", type=_whole("G"), default=None,
                    help="interleaved only: micro-batches per group (default P, or PyTorch's rule "
                         "when P does not divide m; Megatron-core's limits apply)")

@@ -37,6 +37,9 @@ class ClosedForm:
     # (interleaved below m = P runs PyTorch's, which Megatron-core refuses); shown
     # with the readout. None for most configurations.
     source: Msg | None = None
+    # The peak is the order's exactly (False: an estimate, e.g. the authors' for a
+    # schedule whose order comes from a greedy pass; the caveat says so).
+    peak_exact: bool = True
 
 
 @dataclass(frozen=True, eq=False)

@@ -78,7 +78,10 @@ from .view.state import ENGINE_FIELDS, LATER_MS
 # The teaching toggles (view/teach.py's fields), shown as Bokeh toggles named after them.
 TOGGLES = ("critical", "projector")
 # In the order the page loads them: each may use those before it.
-SCRIPTS = ("text.js", "engine.js", "memory.js", "custom.js", "encoder.js", "balance.js", "causes.js", "fields.js",
+# The engine (text.js, engine.js and what schedules share, building_blocks.js) loads
+# before the schedules' twins (schedule_scripts), the rest after them.
+ENGINE_SCRIPTS = ("text.js", "engine.js", "building_blocks.js")
+SCRIPTS = ("memory.js", "custom.js", "encoder.js", "balance.js", "causes.js", "fields.js",
            "memory_view.js", "state.js", "columns.js", "readouts.js", "closing.js", "glance.js", "paint.js", "a11y.js",
            "teach.js", "sweep.js", "explorer.js")
 
@@ -157,7 +160,7 @@ def lean(code: str) -> str:
 
 def script_names() -> list[str]:
     """The page's scripts in load order: each may use those before it."""
-    return [*SCRIPTS[:2], *schedule_scripts(), *SCRIPTS[2:]]
+    return [*ENGINE_SCRIPTS, *schedule_scripts(), *SCRIPTS]
 
 
 def scripts() -> str:

@@ -1021,6 +1021,7 @@
       steadyBubble: o.steadyBubble, steadyExact: o.steadyExact, peakChunks: o.peakChunks,
       peakAwaitingB: o.peakAwaitingB || null, peakAwaitingW: o.peakAwaitingW || null,
       p2pPerMicrobatch: o.p2pPerMicrobatch, authors: o.authors || null, source: o.source || null,
+      peakExact: o.peakExact === undefined ? true : o.peakExact,
     };
   }
 

@@ -49,6 +49,7 @@ CODE_IN = {
     "order.json_kind": {"kind"},
     "order.json_pair": {"mb", "stage", "parts"},
     "page.G": {"show", "export"},
+    "interleaved.pytorch_order": {"ScheduleInterleaved1F1B"},  # PyTorch's class, by its name
     "cli.model_needed": {"model", "custom"},  # --model custom
     "cli.custom_needs": {"model", "custom", "layers", "hidden", "heads", "vocab"},
     # `pipeviz figure`'s messages: its flag, and the commands and variables that install or find its browser.

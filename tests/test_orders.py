@@ -209,3 +209,25 @@ def test_orders_too_large_to_hold_are_refused_before_any_table_is_built():
     assert tracemalloc.get_traced_memory()[1] < 50_000_000
     tracemalloc.stop()
     assert parse_order("0F0 0B0\n1F0 1B249999").m == 250_000  # 2mS = 1,000,000: not refused here
+
+
+@pytest.mark.parametrize("P", range(2, 9))
+def test_looped_bfs_orders_equal_pytorchs_own(P):
+    """PyTorch 2.13's ScheduleLoopedBFS at every m in P..4P and V in 1..4, op for op."""
+    orders = reference("torch-LoopedBFS")
+    for m in range(P, 4 * P + 1):
+        for V in range(1, 5):
+            cfg = Config("looped-bfs", P, m, V)
+            assert SCHEDULES["looped-bfs"].generate(cfg).to_text() == orders[f"{P} {m} {V}"], (P, m, V)
+
+
+@pytest.mark.parametrize("name", ["v-half", "v-min"])
+@pytest.mark.parametrize("P", range(1, 9))
+def test_v_half_and_v_min_orders_equal_sail_sgs(name, P):
+    """sail-sg's zbv_greedy.py at every m in 1..4P (its orders at unit costs), op for op:
+    the building block, the squeezes and the W's placed as the reference places them."""
+    orders = reference(f"sailsg-{name}")
+    for m in range(1, 4 * P + 1):
+        order = SCHEDULES[name].generate(Config(name, P, m, 2))
+        assert order.to_text() == orders[f"{P} {m} 2"], (name, P, m)
+        assert order.stage_to_rank.tolist() == [*range(P), *reversed(range(P))]

@@ -35,6 +35,14 @@ STRINGS = {
         "interleaved 的 G={G} 会留下只有 {rest} 个微批次的最后一组，少于 P={P}（Megatron-core 不接受）；"
         "请用能整除 m={m} 的 G，或让最后一组至少有 {P} 个",
     ),
+    # pipeviz/schedules/looped_bfs.py
+    "sched.looped-bfs.title": ("Looped BFS", "Looped BFS"),
+    "sched.looped-bfs.summary": (
+        "V chunks per rank, breadth first (PyTorch's order): every micro-batch through a chunk before the next "
+        "chunk, so each rank holds all m micro-batches, as GPipe",
+        "每个 rank 放 V 个块，广度优先（PyTorch 的顺序）：所有微批次先过完一个块再进下一个块，"
+        "所以每个 rank 要攒全部 m 份激活，与 GPipe 相同",
+    ),
     # pipeviz/schedules/zb_h1.py
     "sched.zb-h1.title": ("ZB-H1", "ZB-H1"),
     "sched.zb-h1.summary": (
@@ -75,6 +83,32 @@ STRINGS = {
     "zb-v.few_m": (
         "m = {m} < 2P-1 = {need} micro-batches cannot fill the V; the lower bound is met for m >= 2P-1",
         "m = {m} < 2P-1 = {need} 个微批次填不满这个 V；m >= 2P-1 时才能达到下界",
+    ),
+    # pipeviz/schedules/v_half.py
+    "sched.v-half.title": ("V-Half", "V-Half"),
+    "sched.v-half.summary": (
+        "a V whose building block holds half of 1F1B's activations, for about half of its bubble",
+        "V 形调度，构建块只攒 1F1B 一半的激活，气泡约为 1F1B 的一半",
+    ),
+    "v-half.estimate": (
+        "the closed form is the authors' estimate at t_f = t_b = t_w (half of 1F1B's bubble, "
+        "(P+2)//2 = {peak} micro-batches at the peak); the order comes from greedy passes over a repeated "
+        "building block, so it is only approximate",
+        "闭式公式是作者在 t_f = t_b = t_w 时的估计（气泡为 1F1B 的一半，峰值 (P+2)//2 = {peak} 份微批次）；"
+        "顺序来自对重复构建块的贪心调整，所以只是近似",
+    ),
+    # pipeviz/schedules/v_min.py
+    "sched.v-min.title": ("V-Min", "V-Min"),
+    "sched.v-min.summary": (
+        "a V whose building block holds a third of 1F1B's activations, for about two thirds of its bubble",
+        "V 形调度，构建块只攒 1F1B 三分之一的激活，气泡约为 1F1B 的三分之二",
+    ),
+    "v-min.estimate": (
+        "the closed form is the authors' estimate at t_f = t_b = t_w (two thirds of 1F1B's bubble plus an "
+        "overhead, (P+4)//3 = {peak} micro-batches at the peak); the order comes from greedy passes over a "
+        "repeated building block, so it is only approximate",
+        "闭式公式是作者在 t_f = t_b = t_w 时的估计（气泡为 1F1B 的三分之二再加一点开销，峰值 (P+4)//3 = {peak} "
+        "份微批次）；顺序来自对重复构建块的贪心调整，所以只是近似",
     ),
     # pipeviz/schedules/dualpipe_v.py
     "sched.dualpipe-v.title": ("DualPipe-V", "DualPipe-V"),
