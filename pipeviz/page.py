@@ -58,7 +58,7 @@ from bokeh.models import (
 )
 from bokeh.resources import Resources
 
-from . import custom, memory, stages, static, text
+from . import compare, custom, memory, stages, static, text
 from .config import MAX_OPS, Config
 from .costs import COST_MAX, COST_MIN, MAY_BE_ZERO
 from .costs import NAMES as COST_NAMES
@@ -81,7 +81,7 @@ TOGGLES = ("critical", "projector")
 # The engine (text.js, engine.js and what schedules share, building_blocks.js) loads
 # before the schedules' twins (schedule_scripts), the rest after them.
 ENGINE_SCRIPTS = ("text.js", "engine.js", "building_blocks.js")
-SCRIPTS = ("memory.js", "custom.js", "encoder.js", "balance.js", "causes.js", "fields.js",
+SCRIPTS = ("memory.js", "compare.js", "custom.js", "encoder.js", "balance.js", "causes.js", "fields.js",
            "memory_view.js", "state.js", "columns.js", "readouts.js", "closing.js", "glance.js", "paint.js", "a11y.js",
            "teach.js", "sweep.js", "explorer.js")
 
@@ -106,6 +106,7 @@ def page_data() -> dict:
                    "costNames": list(COST_NAMES), "mayBeZero": list(MAY_BE_ZERO),
                    "weights": {"min": stages.WEIGHT_MIN, "max": stages.WEIGHT_MAX, "maxShown": stages.MAX_SHOWN}},
         "memory": memory.as_data(),
+        "compare": compare.as_data(),
         "schedules": [spec.as_data() for spec in SCHEDULES.values()],
         "fields": [f.as_data() for f in FIELDS.values()],
         "presets": {name: p.values for name, p in PRESETS.items()},
