@@ -16,8 +16,8 @@ STRINGS = {
     # pipeviz/schedules/interleaved.py
     "sched.interleaved.title": ("Interleaved 1F1B", "Interleaved 1F1B"),
     "sched.interleaved.summary": (
-        "V chunks per rank (Megatron's order; PyTorch's below m = P): the fill shrinks V-fold, warm-up memory grows",
-        "每个 rank 放 V 个虚拟段（Megatron 的顺序；m < P 时用 PyTorch 的）：灌满时间缩到 1/V，warmup 攒的激活变多",
+        "V chunks per rank (Megatron's order): the fill shrinks V-fold, warm-up memory grows",
+        "每个 rank 放 V 个虚拟段（Megatron 的顺序）：灌满时间缩到 1/V，warmup 攒的激活变多",
     ),
     "interleaved.pytorch_order": (
         "PyTorch's order (ScheduleInterleaved1F1B: one round of all m = {m} micro-batches); Megatron-core "
@@ -38,10 +38,8 @@ STRINGS = {
     # pipeviz/schedules/looped_bfs.py
     "sched.looped-bfs.title": ("Looped BFS", "Looped BFS"),
     "sched.looped-bfs.summary": (
-        "V chunks per rank, breadth first (PyTorch's order): every micro-batch through a chunk before the next "
-        "chunk, so each rank holds all m micro-batches, as GPipe",
-        "每个 rank 放 V 个块，广度优先（PyTorch 的顺序）：所有微批次先过完一个块再进下一个块，"
-        "所以每个 rank 要攒全部 m 份激活，与 GPipe 相同",
+        "V chunks per rank, breadth first (PyTorch's order): each rank holds all m activations",
+        "每个 rank 放 V 个块，广度优先（PyTorch 的顺序）：每个 rank 攒全部 m 份激活",
     ),
     # pipeviz/schedules/zb_h1.py
     "sched.zb-h1.title": ("ZB-H1", "ZB-H1"),
@@ -87,8 +85,8 @@ STRINGS = {
     # pipeviz/schedules/v_half.py
     "sched.v-half.title": ("V-Half", "V-Half"),
     "sched.v-half.summary": (
-        "a V whose building block holds half of 1F1B's activations, for about half of its bubble",
-        "V 形调度，构建块只攒 1F1B 一半的激活，气泡约为 1F1B 的一半",
+        "a V holding half of 1F1B's activations, for about half its bubble",
+        "V 形调度，只攒 1F1B 一半的激活，气泡约为其一半",
     ),
     "v-half.estimate": (
         "the closed form is the authors' estimate at t_f = t_b = t_w (half of 1F1B's bubble, "
@@ -100,8 +98,8 @@ STRINGS = {
     # pipeviz/schedules/v_min.py
     "sched.v-min.title": ("V-Min", "V-Min"),
     "sched.v-min.summary": (
-        "a V whose building block holds a third of 1F1B's activations, for about two thirds of its bubble",
-        "V 形调度，构建块只攒 1F1B 三分之一的激活，气泡约为 1F1B 的三分之二",
+        "a V holding a third of 1F1B's activations, for about two thirds of its bubble",
+        "V 形调度，只攒 1F1B 三分之一的激活，气泡约为其三分之二",
     ),
     "v-min.estimate": (
         "the closed form is the authors' estimate at t_f = t_b = t_w (two thirds of 1F1B's bubble plus an "
