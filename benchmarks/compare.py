@@ -5,8 +5,9 @@ with --browser, its twin static/compare.js in the Debian chromium.
 
 Python: median ms of `compare.compare` with the generators' caches cleared before
 each call (ZB-H2's greedy rule and V-Half's and V-Min's squeezes are cached per P
-and m; a cold call pays for them), without a model and with gpt3-6.7b; rows and
-total ops beside. Browser: the first call on a fresh page (the JIT cold, the
+and m; a cold call pays for them), without a model and with one (GPT-3 6.7B's shape
+with 256 layers, so that every row runs at P = 32, where 6.7B's own 32 layers refuse
+the 64 stages of V = 2); rows and total ops beside. Browser: the first call on a fresh page (the JIT cold, the
 generators' caches empty) and the median of the next calls (caches warm).
 """
 
@@ -26,6 +27,10 @@ from pipeviz.schedules import building_blocks, zb_h2
 SIZES = [(8, 32), (32, 128)]
 
 
+def model():
+    return preset("gpt3-6.7b", L=256)
+
+
 def cold():
     zb_h2.greedy_steady.cache_clear()
     building_blocks._schedule.cache_clear()
@@ -33,19 +38,19 @@ def cold():
 
 def python_rows(repeat: int) -> None:
     print(f"{'P':>3} {'m':>4} {'rows':>5} {'ops':>9} {'compare':>9} {'+model':>9}  ms (Python, caches cleared)")
-    model = preset("gpt3-6.7b")
+    with_layers = model()
     for P, m in SIZES:
         c = compare(P, m)  # warm numba's compiled code first
         ops = sum(SCHEDULES[r.schedule].n_ops(cfg) for r in c.rows
                   for cfg in [row_config(r.schedule, r.V, P, m, Costs())] if check(cfg))
         plain = median_ms(lambda P=P, m=m: (cold(), compare(P, m)), repeat)
-        with_model = median_ms(lambda P=P, m=m: (cold(), compare(P, m, model=model, hbm_gib=40)), repeat)
+        with_model = median_ms(lambda P=P, m=m: (cold(), compare(P, m, model=with_layers, hbm_gib=40)), repeat)
         print(f"{P:>3} {m:>4} {len(c.rows):>5} {ops:>9,} {plain:>9.1f} {with_model:>9.1f}")
 
 
 JS = """([P, m, n, withModel]) => {
   const E = PipevizEngine, out = [];
-  const model = withModel ? E.memory.preset('gpt3-6.7b', {}) : null;
+  const model = withModel ? E.memory.preset('gpt3-6.7b', {L: 256}) : null;
   for (let k = 0; k < n; k++) {
     const t = performance.now();
     E.compare.compare(P, m, E.costs(1, 1, 1, 0), {model: model, hbmGib: 40});
