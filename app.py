@@ -6,12 +6,13 @@ the view a URL asks for: `?schedule=interleaved&P=8&m=16&V=2`.
 
 import panel as pn
 
-from pipeviz.app import Explorer, url_lang
+from pipeviz import compat
 from pipeviz.render.style import READOUT_CSS
-from pipeviz.serving import local_resources, quiet_closed_sockets
+from pipeviz.served import Explorer, url_lang
+from pipeviz.serving import quiet_closed_sockets
 from pipeviz.text import template
 
-local_resources()  # before any model exists: Panel's CSS from this server, never its CDN
+compat.local_resources()  # before any model exists: Panel's CSS from this server, never its CDN
 quiet_closed_sockets()  # a browser that leaves mid-write is not a server error (pipeviz/serving.py)
 pn.extension(raw_css=[READOUT_CSS])
 lang = url_lang() or "en"  # the session opens in the URL's language (the rest of the URL follows on load)

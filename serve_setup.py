@@ -1,7 +1,9 @@
 """`panel serve app.py --setup serve_setup.py`: what the server process needs before it
-starts (see pipeviz/hostcheck.py and pipeviz/serving.py)."""
+starts (pipeviz/hostcheck.py, pipeviz/serving.py)."""
 
+import pipeviz.served  # noqa: F401  (everything a session uses, imported before the freeze)
 from pipeviz import hostcheck, serving
 
 hostcheck.install()
 serving.install()
+serving.freeze_startup()  # last: what the lines above imported is frozen too

@@ -41,7 +41,8 @@ def pct(xs, q):
 
 
 def server_side(presses: int) -> None:
-    from pipeviz.app import Explorer, run_cached
+    from pipeviz.served import Explorer
+    from pipeviz.served.session import run_cached
 
     print("server side (ms): parameter change -> chart columns and readout ('update'),")
     print("then the comparison table, bars key and URL sent after it ('after')")
@@ -52,7 +53,8 @@ def server_side(presses: int) -> None:
     ]:
         app = Explorer(**params)
         deferred = []
-        app._later = lambda app=app, later=deferred: later.append(app._refresh_secondary)  # timed on its own
+        app.deferred.changed = lambda app=app, later=deferred: later.append(  # timed on its own
+            lambda: app.refresh_later(run_cached))
         name, a, b = flip
         for cold in (True, False):
             main, after = [], []
@@ -60,7 +62,7 @@ def server_side(presses: int) -> None:
                 if cold:
                     run_cached.cache_clear()
                 t0 = time.perf_counter()
-                setattr(app, name, b if i % 2 == 0 else a)
+                setattr(app.session, name, b if i % 2 == 0 else a)
                 t1 = time.perf_counter()
                 while deferred:
                     deferred.pop()()

@@ -31,7 +31,7 @@ class Ticks:
 def fresh(app, run_cached) -> None:
     """As for a value not seen yet: no result cached, no table kept."""
     run_cached.cache_clear()
-    app._table_rows, app._places_rows = (None, []), (None, [])
+    app.session._table, app.session._places = (None, []), (None, [])  # the rows it keeps
 
 
 def timed(f) -> float:
@@ -44,7 +44,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--changes", type=int, default=8)
     args = ap.parse_args()
-    from pipeviz.app import Explorer, run_cached
+    from pipeviz.served import Explorer
+    from pipeviz.served.session import run_cached
 
     print("deferred refresh, server side (ms): in one go | the longest slice (slices)")
     for label, params in [
@@ -54,15 +55,15 @@ def main() -> None:
         ("1f1b (4, 8, 1) + encoder", dict(encoder="bubbles")),
     ]:
         app = Explorer(**params)
-        app._later = lambda: None  # each refresh is run here, timed
+        app.deferred.changed = lambda: None  # each refresh is run here, timed
         whole, longest, slices = [], [], []
         for i in range(args.changes):
-            app.m += -1 if i % 2 == 0 else 1
+            app.session.m += -1 if i % 2 == 0 else 1
             fresh(app, run_cached)
-            whole.append(timed(app._refresh_secondary))
+            whole.append(timed(partial(app.refresh_later, run_cached)))
             fresh(app, run_cached)
             doc = Ticks()
-            took = [timed(partial(app._slice, doc, None, None))]
+            took = [timed(partial(app.deferred.slice, doc, None, None))]
             while doc.queue:
                 took.append(timed(doc.queue.pop()))
             longest.append(max(took))

@@ -198,7 +198,7 @@ class Session:
 
     async def settle(self) -> None:
         """Wait for the rest of the last change: the table, the sweep and the placements
-        come after the readout (app.Explorer._later). Warm-up ends only once every
+        come after the readout (served/deferred.py). Warm-up ends only once every
         session has drawn its whole page, so what the measured phase adds is growth,
         not a page filled in for the first time. The table is not sent again when it
         is the one shown already, so a session is also settled once the server has

@@ -1,4 +1,4 @@
-"""What every benchmark here times with (run as scripts: `python benchmarks/x.py`
+"""What every benchmark here times with (run as scripts: `python benchmarks/<name>.py`
 puts this folder first on sys.path)."""
 
 import statistics

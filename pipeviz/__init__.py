@@ -1,7 +1,7 @@
 """pipeviz: how pipeline-parallel training spends its time.
 
 parameters -> schedule (each rank's ordered ops) -> simulated timeline -> metrics.
-Nothing in this package below `pipeviz.render` and `pipeviz.app` imports bokeh or panel.
+Nothing in this package below `pipeviz.render` imports bokeh or panel (tests/test_layers.py).
 """
 
 from .config import Config

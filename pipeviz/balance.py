@@ -1,5 +1,5 @@
 """Activation balancing (BPipe): flatten the in-flight staircase by letting back ranks
-hold front ranks' activations. SPEC.md ("Activation balancing") fixes the model.
+hold front ranks' activations. docs/model.md ("Activation balancing (BPipe)") states the model.
 
 Rank r < P/2 pairs with rank P-1-r (with odd P the middle rank is unpaired). In
 chunks, a pair's target is T = ceil((front peak + partner peak) / 2). The front rank

@@ -93,7 +93,7 @@ def _add_config_args(p: argparse.ArgumentParser, model: bool = True) -> None:
                         "when P does not divide m; Megatron-core's limits apply)")
     _add_cost_args(p)
     enc = p.add_argument_group("encoder", "independent work beside the pipeline, e.g. a vision encoder "
-                                          "(adds EF and EB ops; SPEC.md: Independent work in the bubbles)")
+                                          "(adds EF and EB ops; docs/model.md: Independent work in the bubbles)")
     enc.add_argument("--encoder-f", dest="encoder_f", type=_cost("encoder-f"), default=None, metavar="E",
                      help="encoder forward cost per micro-batch, same units as --tf (turns the encoder on)")
     enc.add_argument("--encoder-b", dest="encoder_b", type=_cost("encoder-b"), default=None, metavar="E",
@@ -140,10 +140,10 @@ def _encoder(args: argparse.Namespace) -> Encoder | None:
 
 
 def _add_model_args(p: argparse.ArgumentParser) -> None:
-    """A model config (SPEC.md "Memory in bytes") and stage weights ("Per-stage costs")."""
+    """A model config (docs/model.md, "Memory in bytes") and stage weights ("Per-stage costs")."""
     from .memory import EXTRA_MAX, LIMITS, PRESETS
 
-    g = p.add_argument_group("model and memory (SPEC.md: Memory in bytes, Per-stage costs)")
+    g = p.add_argument_group("model and memory (docs/model.md: Memory in bytes, Per-stage costs)")
     g.add_argument("--model", metavar="NAME", choices=(*PRESETS, "custom"),
                    help=f"a model config: {', '.join(PRESETS)}, or custom (then give --layers, --hidden, --heads, "
                         "--vocab). Adds peak memory in GiB per rank to the metrics, and sets the stage weights "
@@ -323,7 +323,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("export", help="write one schedule's ops and metrics (json, csv, chrome-trace)",
                        description="Write each rank's ops with start and end times, and the metrics. "
-                                   "json is SPEC.md's stable interface; csv has one row per op; "
+                                   "json is the stable interface of docs/interfaces.md; csv has one row per op; "
                                    "chrome-trace opens in Perfetto or chrome://tracing.")
     _add_config_args(p)
     _add_order_args(p)

@@ -21,7 +21,7 @@ from .text import Msg, msg
 @dataclass(frozen=True, eq=False)
 class ClosedForm:
     bubble: Fraction  # one-iteration bubble fraction
-    bubble_formula: str  # in SPEC.md's symbols, e.g. "(P-1)/(m+P-1)"
+    bubble_formula: str  # in docs/model.md's symbols, e.g. "(P-1)/(m+P-1)"
     bubble_exact: bool  # the simulation must equal `bubble` for this configuration
     caveat: Msg | None  # why the simulation may differ, None when exact
     steady_bubble: Fraction  # steady-state bubble (iterations back to back)
@@ -49,7 +49,7 @@ class AuthorsBubble:
     form's `bubble_exact`); the simulation says whether that is the largest."""
 
     who: str  # strings key naming whose formula it is, e.g. "cf.deepseek"
-    formula: str  # in their notation, and restated in SPEC.md's symbols
+    formula: str  # in their notation, and restated in docs/model.md's symbols
     idle: Fraction  # its value, in pipeviz's time units
     rank: int
 

@@ -72,7 +72,7 @@ class Config:
     G: int | None = None  # interleaved: micro-batch group size (None: the smallest Megatron accepts)
     encoder: Encoder | None = None  # independent work in the bubbles (placed by pipeviz.encoder)
     balance: str | None = None  # "bpipe": activation balancing (done by pipeviz.balance)
-    # One weight per stage (SPEC.md "Per-stage costs"): an op on stage s costs its usual
+    # One weight per stage (docs/model.md, "Per-stage costs"): an op on stage s costs its usual
     # cost times w_s. None: every stage 1. The length is checked against the schedule's
     # stage count in registry.check.
     stage_weights: tuple[float, ...] | None = None

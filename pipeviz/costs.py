@@ -1,4 +1,4 @@
-"""Op costs, in the units SPEC.md fixes.
+"""Op costs, in the units of docs/model.md ("Costs").
 
 Costs are per rank's full share of the model (L/P layers). An op on one chunk costs
 its cost divided by the chunks a rank holds, so every schedule does the same work per

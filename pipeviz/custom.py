@@ -1,6 +1,6 @@
 """Bring your own order: read one, check it, time it and measure it like any schedule.
 
-An order comes as text, one line per rank in PyTorch's action notation (SPEC.md,
+An order comes as text, one line per rank in PyTorch's action notation (docs/interfaces.md,
 "Orders as text"; `order.parse_order`), or as the JSON export's `ops` (the whole
 export object or its list). P is the number of ranks in the order and m is read
 from it; the placement (loop or v) and the costs are the reader's. The checks are
@@ -61,7 +61,7 @@ _STRING = re.compile(r'"(?:[^"\\]|\\[\s\S])*"')
 
 
 def from_json(text: str, placement: str = "loop", P: int | None = None) -> Order:
-    """An order from the JSON export (SPEC.md): its `ops`, each rank's in execution
+    """An order from the JSON export (docs/interfaces.md): its `ops`, each rank's in execution
     order. An input-gradient backward is a B with "backward": "input". Read as
     strictly as a browser reads JSON (no NaN or Infinity), and no deeper than
     MAX_DEPTH, so that the page's twin says the same of any text."""

@@ -1,7 +1,7 @@
 """Independent work in the bubbles: an encoder (e.g. a vision tower) beside the pipeline.
 
-SPEC.md ("Independent work in the bubbles") fixes the model. Per micro-batch i the
-encoder runs a forward E_F(i) (cost e_f) and, unless frozen, a backward E_B(i) (cost
+docs/model.md ("Independent work in the bubbles") states the model. Per micro-batch
+i the encoder runs a forward E_F(i) (cost e_f) and, unless frozen, a backward E_B(i) (cost
 e_b), on the pipeline's own ranks, one op at a time like any other op. E_F(i) ends
 before F(i, stage 0) starts, E_B(i) starts after the backward of (i, stage 0) ends
 (+ comm across ranks): the simulator holds those dependencies. What this module
@@ -9,7 +9,7 @@ decides is where each encoder op goes in the ranks' orders; the one simulator th
 times the result. Three placements:
 
   stage0     E_F(i) right before the op holding F(i, 0) on its rank, E_B(i) right
-             after the op holding the backward of (i, 0): the same timing as SPEC's
+             after the op holding the backward of (i, 0): the same timing as
              "F(i, 0) costs + e_f, B(i, 0) costs + e_b" wherever those are ops of
              their own. Inside an overlapped F&B (DualPipe-V) the encoder ops stay
              real ops beside it: E_F(i) may use the F&B's wait for its backward
@@ -23,7 +23,7 @@ times the result. Three placements:
              inside its window, ties to the lower rank, as early as the window allows;
              then each other E_B(i) the same way; a gap shrinks (or splits) as it is used.
              Step 3 (epilogue): E_B(max(0, m-P) .. m-1), micro-batch i on rank i mod P
-             (SPEC leaves the ranks open; this is `separate`'s rule, so the epilogue
+             (any ranks would do; this is `separate`'s rule, so the epilogue
              never holds more on a rank than separate's does).
              What fits nowhere goes into further prologue (forwards) or epilogue
              (backwards) rounds of up to P, the k-th leftover on rank k mod P.
@@ -60,7 +60,7 @@ PROLOGUE, PIPELINE, EPILOGUE = 0, 1, 2
 @dataclass(frozen=True, eq=False)
 class EncoderRun:
     """The pipeline with its encoder: the order and timeline (what is shown), the
-    pipeline timed alone, and SPEC.md's report."""
+    pipeline timed alone, and the report (docs/model.md)."""
 
     settings: Encoder
     order: Order
@@ -270,8 +270,8 @@ class Plan:
 
 def plan(order: Order, start: np.ndarray, end: np.ndarray, t0: float, t1: float, enc: Encoder,
          comm: float, jobs: list[tuple[int, int]]) -> Plan:
-    """SPEC.md's placement rule for the encoder ops `jobs`, (EF, i) ascending then (EB,
-    i) ascending (see the module docstring). `start` and `end` time the pipeline's ops
+    """The placement rule (docs/model.md) for the encoder ops `jobs`, (EF, i) ascending
+    then (EB, i) ascending (see the module docstring). `start` and `end` time the pipeline's ops
     as they run between the prologue and the epilogue, from t0 (the prologue's end) to t1."""
     fwd, bwd = first_ops(order)
     g = gaps(order, start, end, t0, t1)

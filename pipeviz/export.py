@@ -1,6 +1,7 @@
-"""Exports other tools read: SPEC.md's JSON, CSV (one row per op), Chrome trace events.
+"""Exports other tools read: JSON, CSV (one row per op), Chrome trace events, actions.
 
-The JSON layout is a stable interface (SPEC.md): keys may be added, never changed.
+The JSON layout is a stable interface (docs/interfaces.md, "JSON export"): keys may
+be added, never changed.
 """
 
 from __future__ import annotations
@@ -26,9 +27,9 @@ def _num(x: float) -> int | float:
 
 
 def json_op(order, i: int, start: float, end: float) -> dict:
-    """One op as SPEC.md's JSON writes it. An input-gradient backward is kind "B"
-    (SPEC.md's B in a split schedule); every B says whether it is "full" or the
-    "input" part. An overlapped pair is kind "F&B" with its two parts."""
+    """One op as the JSON export writes it (docs/interfaces.md). An input-gradient
+    backward is kind "B" (the split schedules' B); every B says whether it is "full"
+    or the "input" part. An overlapped pair is kind "F&B" with its two parts."""
     r = int(order.rank_ptr.searchsorted(i, side="right") - 1)
     k = int(order.kind[i])
     if k == FB:
@@ -73,7 +74,8 @@ def memory_dict(mem) -> tuple[dict, dict]:
 
 
 def to_dict(res: Result, memory=None) -> dict:
-    """SPEC.md's JSON; with a `memory.Memory`, also the model and GiB per rank."""
+    """The JSON export (docs/interfaces.md); with a `memory.Memory`, also the model
+    and GiB per rank."""
     cfg, order, tl, mt, th = res.config, res.order, res.timeline, res.metrics, res.theory
     ops = [json_op(order, i, t0, t1) for i, (t0, t1) in enumerate(zip(tl.start.tolist(), tl.end.tolist()))]
     b_rank, b_start, b_end = mt.bubbles
@@ -86,7 +88,7 @@ def to_dict(res: Result, memory=None) -> dict:
         "peak_inflight_chunks": mt.peak_chunks.tolist(),
         "peak_inflight_microbatches": [_num(x) for x in mt.peak_microbatches],
         "p2p_per_microbatch": mt.p2p_per_microbatch,
-        # Added keys (SPEC.md allows extra keys).
+        # Added keys (the interface allows extra keys).
         "bubble_formula": th.bubble_formula if th else None,
         "bubble_theory_exact": th.bubble_exact if th else None,
         "bubble_agrees": res.bubble_agrees if th else None,
@@ -174,8 +176,9 @@ SEGMENTS = ("prologue", "pipeline", "epilogue")
 
 
 def encoder_metrics(res: Result) -> dict:
-    """SPEC.md's encoder report: makespan (the run's own key), the pipeline's alone,
-    exposed encoder time, hidden share and bubble filled."""
+    """The encoder report (docs/model.md, "Independent work in the bubbles"): makespan
+    (the run's own key), the pipeline's alone, exposed encoder time, hidden share and
+    bubble filled."""
     e = res.encoder
     return {
         "makespan_pipeline": e.pipeline_makespan,

@@ -5,7 +5,7 @@ legend and readout shown (render/teach.py: text inside the figure, so an SVG's t
 holds the readout) and, with `inflight=True`, the in-flight bars beside the timeline.
 Bokeh exports it through a headless browser: `export_svg` (Bokeh's SVG backend) for
 .svg, `export_png` for .png, both driving Debian's chromium through selenium and
-chromium-driver (see STACK.md). The browser opens only a local file and is started
+chromium-driver (see docs/stack.md). The browser opens only a local file and is started
 with its network features off.
 """
 

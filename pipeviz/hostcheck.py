@@ -8,8 +8,9 @@ A Host is served when it names the address and port the request arrived on (e.g.
 127.0.0.1:5006), `localhost` on that port, or a host the user allowed with
 `--allow-websocket-origin` (Bokeh's allowlist, which `panel serve` already keeps).
 
-`install()` patches Bokeh's Tornado application once, before the server starts:
-`panel serve app.py --setup serve_setup.py` (scripts/serve does this).
+`install()` puts the check in front of Bokeh's routing once, before the server starts
+(pipeviz/compat.py `refuse_hosts`; `panel serve app.py --setup serve_setup.py`, as
+scripts/serve runs it).
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ from __future__ import annotations
 from bokeh.server.tornado import BokehTornado
 from bokeh.server.util import check_allowlist
 from tornado.web import HTTPError, RequestHandler
+
+from . import compat
 
 
 class Refused(RequestHandler):
@@ -45,14 +48,4 @@ def served(app: BokehTornado, request) -> bool:
 
 
 def install() -> None:
-    if getattr(BokehTornado, "_pipeviz_hostcheck", False):
-        return
-    find_handler = BokehTornado.find_handler
-
-    def checked(self, request, **kwargs):
-        if not served(self, request):
-            return self.get_handler_delegate(request, Refused)
-        return find_handler(self, request, **kwargs)
-
-    BokehTornado.find_handler = checked
-    BokehTornado._pipeviz_hostcheck = True
+    compat.refuse_hosts(served, Refused)

@@ -1,4 +1,4 @@
-"""Memory in bytes from a model config (SPEC.md, "Memory in bytes"). No UI here.
+"""Memory in bytes from a model config (docs/model.md, "Memory in bytes"). No UI here.
 
 A model config: L layers, hidden h, heads a, sequence s, micro-batch size b, vocab v,
 tensor parallel t (with sequence parallelism), an untied head or not, the activation
@@ -10,7 +10,7 @@ Activation Recomputation in Large Transformer Models", eq. 1-2), all over t:
   flash  flash attention or selective recompute  34 s b h
   full   full recompute (the layer's input only)  2 s b h
 and where the backward is split, a chunk awaiting W only keeps 32 s b h / t per
-layer, in every mode (SPEC.md). With full recompute that is more than the 2 s b h it
+layer, in every mode (docs/model.md). With full recompute that is more than the 2 s b h it
 held before its B: the input-gradient pass recomputes the layer, and W then needs
 the linear layers' inputs.
 
@@ -142,7 +142,7 @@ class Model:
 
 # Published shapes (L, h, a, vocab, untied). Sources: GPT-3 6.7B: Brown et al. 2020,
 # "Language Models are Few-Shot Learners", Table 2.1 (32 layers, d_model 4096, 32
-# heads; GPT-2's 50257-token vocabulary, tied embedding), as SPEC.md's preset.
+# heads; GPT-2's 50257-token vocabulary, tied embedding), as docs/model.md's preset.
 # Llama 2: Touvron et al. 2023, "Llama 2: Open Foundation and Fine-Tuned Chat Models",
 # and the released configs (meta-llama/Llama-2-{7b,13b,70b}-hf: num_hidden_layers,
 # hidden_size, num_attention_heads, vocab_size 32000, tie_word_embeddings false).
@@ -246,7 +246,7 @@ def param_bytes(model: Model, order: Order) -> np.ndarray:
 
 
 def measure_memory(tl, model: Model, hbm_gib: float = 80.0) -> Memory:
-    """Bytes per rank over a timeline (`simulate.Timeline`), SPEC.md's way.
+    """Bytes per rank over a timeline (`simulate.Timeline`), as docs/model.md says.
 
     Events follow `metrics._events`: each op adds its change at its start (a forward
     takes its chunk's activation) or at its end (a B frees it, an I swaps it for the
@@ -291,7 +291,7 @@ def measure_memory(tl, model: Model, hbm_gib: float = 80.0) -> Memory:
 
 
 def balance_memory(mem: Memory, tl, pairs) -> Memory:
-    """Bytes per rank after BPipe balancing (SPEC.md "Activation balancing"), from the
+    """Bytes per rank after BPipe balancing (docs/model.md, "Activation balancing (BPipe)"), from the
     bytes before it (`mem`, of timeline `tl`) and the pairs (front, partner, target T
     in chunks) of `balance.bpipe`. At every instant the front rank keeps its T oldest
     in-flight chunks (by forward start) and its partner holds the rest, in bytes: a

@@ -1,6 +1,6 @@
 """Measure a timeline: makespan, bubbles, in-flight activations, p2p.
 
-Definitions are SPEC.md's. In-flight activations of rank r at time t are the chunks
+Definitions: docs/model.md, "Metrics". In-flight activations of rank r at time t are the chunks
 whose forward has started and whose last backward op (W where the backward is split,
 else the full backward, alone or inside an F&B) has not ended. Ops on a rank never
 overlap, so the count changes only at op boundaries, in the rank's own order: each

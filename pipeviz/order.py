@@ -269,8 +269,8 @@ class OrderBuilder:
     index i within the phase; `emit` appends the ops of every step, in order. An op
     is (kind, mb, stage), or (F&B, mb, stage, mb2, stage2); mb and stage are arrays
     over the steps or scalars. Phases land on each rank in the order they are
-    emitted, so a generator reads as SPEC.md's list of phases, and costs a few numpy
-    calls per phase whatever P is.
+    emitted, so a generator reads as its list of named phases (docs/model.md,
+    "Schedules"), and costs a few numpy calls per phase whatever P is.
     """
 
     def __init__(self, P: int, m: int, stage_to_rank: np.ndarray):

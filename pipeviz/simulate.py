@@ -2,7 +2,7 @@
 
 An op starts at the latest of the end of its rank's previous op and the end of each
 of its dependencies (plus the comm latency when a dependency ran on another rank).
-The dependencies are SPEC.md's, part by part:
+The dependencies (docs/model.md, "Dependencies"), part by part:
   a forward F(mb, s)        after the forward of (mb, s-1); on stage 0 after EF(mb), if any;
   a backward B/I(mb, s)     after the backward of (mb, s+1); on the last stage after F(mb, s);
   W(mb, s)                  after I(mb, s);
@@ -64,7 +64,8 @@ class Timeline:
 
 def op_durations(order: Order, costs: Costs, weights=None) -> np.ndarray:
     """(N,) duration of each op: a rank's share of the cost, over its chunks, times
-    its stage's weight w_s where stage weights are given (SPEC.md "Per-stage costs")."""
+    its stage's weight w_s where stage weights are given (docs/model.md, "Per-stage
+    costs")."""
     return _durations(order.kind, order.stage, order.stage2, _per_kind(order, costs), costs.tf, costs.tb + costs.tw,
                       _weights(order, weights), weights is not None)
 
@@ -262,7 +263,7 @@ def _check(kind, mb, stage, mb2, stage2, rank_ptr, stage_to_rank, m):  # pragma:
 
 
 def dependencies(order: Order, comm: float) -> Deps:
-    """SPEC.md's dependencies of every op (see the module docstring), with lags; for
+    """The dependencies of every op (see the module docstring), with lags; for
     each op, its forward part's dependency, then its backward part's, then the
     segment barriers. Built in one compiled pass (`_deps`)."""
     seg, has_seg = _segments(order)

@@ -1,4 +1,4 @@
-"""The deferred refresh's engine runs, one per slice (app.Explorer._slice; the page's
+"""The deferred refresh's engine runs, one per slice (served/deferred.Deferred.slice; the page's
 twin is Explorer.slice in static/explorer.js).
 
 The comparison table runs the engine for every schedule, and at the sliders' ends

@@ -1,4 +1,4 @@
-"""Per-stage costs (SPEC.md, "Per-stage costs"): one weight per stage, w_s.
+"""Per-stage costs (docs/model.md, "Per-stage costs"): one weight per stage, w_s.
 
 Real stages are not equal: the first holds the embedding, the last the LM head and
 the loss, and L layers rarely split evenly. An op on stage s costs its usual cost

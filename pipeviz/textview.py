@@ -10,8 +10,8 @@ from .order import KIND_NAMES
 from .text import template
 
 BUBBLE = "/"
-# One letter per kind: an input-gradient backward is SPEC.md's B, an overlapped pair X,
-# encoder work e.
+# One letter per kind: an input-gradient backward (I) is the split schedules' B
+# (docs/model.md, "Words"), an overlapped pair X, encoder work e.
 LETTER = dict(zip(range(len(KIND_NAMES)), ("F", "B", "B", "W", "X", "e", "e")))
 
 

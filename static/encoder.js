@@ -151,7 +151,7 @@
     };
   }
 
-  // SPEC.md's placement rule for `jobs` ([kind, i]: forwards, then backwards, i
+  // The placement rule (docs/model.md) for `jobs` ([kind, i]: forwards, then backwards, i
   // ascending), as encoder.plan and its compiled _place: for each job in turn the live
   // gap with the earliest (start, rank) that holds the op whole inside its window,
   // the op as early as the window allows; the gap keeps its left piece in place and
@@ -240,7 +240,7 @@
   }
 
   // encoder.with_encoder: the pipeline (timed alone) with the encoder, timed by the
-  // simulator, and SPEC.md's report: {settings, order, timeline, pipeline,
+  // simulator, and the report of docs/model.md: {settings, order, timeline, pipeline,
   // pipelineIdle, hidden, inGaps, rounds, makespan, pipelineMakespan, exposed,
   // hiddenShare, bubbleFilled}.
   function withEncoder(pipeline, enc) {

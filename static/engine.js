@@ -597,7 +597,7 @@
     }
   }
 
-  // SPEC.md's dependencies of every op, with lags (the comm latency across ranks),
+  // The dependencies of every op (docs/model.md), with lags (the comm latency across ranks),
   // CSR style: op i waits for idx[ptr[i] .. ptr[i+1]). Within an op, in Python's
   // order: its forward part's, its backward part's, a W's or an EB's, then barriers.
   //   a forward F(mb, s)        after the forward of (mb, s-1); on stage 0 after EF(mb), if any

@@ -1,5 +1,5 @@
 /* The standalone page's explorer: widgets <-> state, engine, figures, readouts, URL.
- * It plays the role of pipeviz/app.py (the served explorer) and behaves the same:
+ * It plays the role of pipeviz/served/ (the served explorer) and behaves the same:
  *
  *   one path per change   normalize the state (state.js), correcting widgets without
  *                         handling their echo; run the engine if a field it reads
@@ -196,7 +196,7 @@
   };
 
   // The result the state shows: the schedule's, or an order of one's own's when that
-  // is shown (app.Explorer._run).
+  // is shown (served/session.Session._run).
   Explorer.prototype.shown = function () {
     var v = this.values;
     if (!v.custom) return this.run(X.state.config(v));
@@ -524,7 +524,7 @@
   };
 
   // "Edit this schedule": the shown schedule's order in the order box, as text, shown
-  // from there (app.Explorer.edit_schedule).
+  // from there (served/session.Session.edit_schedule).
   Explorer.prototype.editSchedule = function () {
     var res = this.result;
     if (res === null || res.theory === null) return; // an order of one's own is in the box already

@@ -1,5 +1,5 @@
-/* Memory in bytes from a model config: twin of pipeviz/memory.py (SPEC.md, "Memory
- * in bytes"). Adds PipevizEngine.memory.
+/* Memory in bytes from a model config: twin of pipeviz/memory.py (docs/model.md,
+ * "Memory in bytes"). Adds PipevizEngine.memory.
  *
  * The presets' shapes, the fields' limits, the activation modes and the byte units
  * arrive as data (PIPEVIZ_DATA.memory). The formulas are memory.py's:

@@ -1,4 +1,4 @@
-"""Independent, per-op reference implementations of the orders SPEC.md fixes.
+"""Independent, per-op reference implementations of the orders docs/model.md fixes ("Schedules").
 
 They follow the libraries' loop structure (a counter per chunk, one op at a time) so
 that the vectorized, phase-by-phase generators in pipeviz are checked against a

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from pipeviz import NAMES, Config, Costs, run
-from pipeviz.app import Explorer, LiveSlider
+from pipeviz.served import Explorer
 from pipeviz.view import teach
 from pipeviz.view.palette import MAX_CHUNKS
 
@@ -23,7 +23,7 @@ def sources(app):
 
 
 def test_opens_at_the_article_default(app):
-    assert (app.schedule, app.P, app.m, app.V) == ("1f1b", 4, 8, 1)
+    assert (app.session.schedule, app.session.P, app.session.m, app.session.V) == ("1f1b", 4, 8, 1)
     assert "27.27% simulated</b>, (P-1)/(m+P-1) = 3/11 = 27.27%" in app.readout.object
     assert "agree" in app.readout.object
     ops, bubbles, bars, _ = sources(app)
@@ -37,8 +37,8 @@ def test_opens_at_the_article_default(app):
 
 
 def test_changing_parameters_updates_sources_and_readouts(app):
-    app.P = 6
-    app.m = 12
+    app.session.P = 6
+    app.session.m = 12
     res = run(Config("1f1b", 6, 12))
     ops, bubbles, bars, steps = sources(app)
     assert len(ops["left"]) == 6 * 12 * 2
@@ -57,13 +57,13 @@ def test_changing_parameters_updates_sources_and_readouts(app):
     ("zb-v", 2, "5.88% simulated"),
 ])
 def test_every_schedule_reads_out_its_closed_form(app, schedule, V, expected):
-    app.param.update(schedule=schedule, V=V)
+    app.session.param.update(schedule=schedule, V=V)
     assert expected in app.readout.object
     assert len(app.figures.sources["ops"].data["left"]) == run(Config(schedule, 4, 8, V)).order.n_ops
 
 
 def test_split_backward_bars_are_stacked(app):
-    app.schedule = "zb-h1"
+    app.session.schedule = "zb-h1"
     bars = app.figures.sources["bars"].data
     assert bars["b"].tolist() == [4, 3, 2, 1]  # awaiting B
     assert bars["w_only"].tolist() == [0, 1, 2, 3]  # awaiting W only
@@ -71,16 +71,16 @@ def test_split_backward_bars_are_stacked(app):
 
 
 def test_unit_toggle_redraws_without_running_the_engine(app, monkeypatch):
-    app.param.update(schedule="interleaved", P=8, m=16, V=2)
+    app.session.param.update(schedule="interleaved", P=8, m=16, V=2)
     assert app.figures.sources["bars"].data["peak"][0] == 11.5
-    import pipeviz.app as module
+    import pipeviz.served.session as module
     monkeypatch.setattr(module, "run_cached", lambda cfg: pytest.fail("the engine ran for a unit change"))
-    app.unit = "chunks"
+    app.session.unit = "chunks"
     assert app.figures.sources["bars"].data["peak"].tolist() == [23, 21, 19, 17, 15, 13, 11, 9]
 
 
 def test_chunks_get_their_own_shade(app):
-    app.param.update(schedule="interleaved", V=2)
+    app.session.param.update(schedule="interleaved", V=2)
     colors = set(app.figures.sources["ops"].data["color"].tolist())
     assert colors == {0.0, 1.0, MAX_CHUNKS + 0.0, MAX_CHUNKS + 1.0}  # F and B, chunks 0 and 1
     palette = app.figures.op_colors.palette
@@ -88,61 +88,60 @@ def test_chunks_get_their_own_shade(app):
 
 
 def test_switching_to_a_fixed_v_schedule_snaps_v_and_refreshes_once(app, monkeypatch):
-    app.param.update(schedule="interleaved", V=3)
-    calls = []
-    refresh = app._refresh
-    monkeypatch.setattr(app, "_refresh", lambda changed: (calls.append(changed), refresh(changed)))
-    app.schedule = "zb-v"
-    assert len(calls) == 1
-    assert app.V == 2
+    app.session.param.update(schedule="interleaved", V=3)
+    before = app.session.revision  # a view redraws once per revision
+    app.session.schedule = "zb-v"
+    assert app.session.revision == before + 1
+    assert app.session.V == 2
     assert app.notice.visible and "V set to 2" in app.notice.object
     assert "5.88% simulated" in app.readout.object
 
 
 def test_v_above_one_on_1f1b_moves_to_interleaved(app):
     """The article's step: drag V to 2 from the default view."""
-    app.V = 2
-    assert (app.schedule, app.V) == ("interleaved", 2)
+    app.session.V = 2
+    assert (app.session.schedule, app.session.V) == ("interleaved", 2)
     assert "15.79% simulated</b>, (P-1)/(mV+P-1) = 3/19 = 15.79%" in app.readout.object
     assert "Not valid" not in app.notice.object
     assert "V = 2 runs interleaved 1F1B" in app.notice.object
-    app.V = 1  # back: interleaved at V = 1 is 1F1B, and says so
-    assert app.schedule == "interleaved"
+    app.session.V = 1  # back: interleaved at V = 1 is 1F1B, and says so
+    assert app.session.schedule == "interleaved"
     assert "27.27% simulated" in app.readout.object
     assert "these are 1F1B&#x27;s order and numbers" in app.notice.object
 
 
 def test_gpipe_keeps_v_one(app):
-    app.schedule = "gpipe"
-    app.V = 3
-    assert app.V == 1 and "V stays 1" in app.notice.object
+    app.session.schedule = "gpipe"
+    app.session.V = 3
+    assert app.session.V == 1 and "V stays 1" in app.notice.object
 
 
 def test_interleaved_below_p_shows_pytorchs_order_and_says_so(app):
-    app.param.update(schedule="interleaved", V=2)
-    app.m = 3  # below P = 4: Megatron-core refuses, PyTorch runs one round
-    assert app.m == 3
+    app.session.param.update(schedule="interleaved", V=2)
+    app.session.m = 3  # below P = 4: Megatron-core refuses, PyTorch runs one round
+    assert app.session.m == 3
     assert "PyTorch&#x27;s order (ScheduleInterleaved1F1B: one round of all m = 3 micro-batches)" in app.readout.object
     res = run(Config("interleaved", 4, 3, 2))
     assert np.array_equal(app.figures.sources["ops"].data["right"], res.timeline.end)
-    app.m = 4
+    app.session.m = 4
     assert "PyTorch" not in app.readout.object
 
 
 def test_notes_go_at_the_next_change(app):
-    app.V = 2
+    app.session.V = 2
     assert app.notice.visible
-    app.m = 12
+    app.session.m = 12
     assert not app.notice.visible
 
 
 def test_profiled_gpt_preset_explains_difference(app):
-    app.apply_preset("gpt")
-    assert (app.P, app.m, app.tf, app.tb, app.tw, app.comm) == (8, 24, 18.5, 18.1, 9.3, 0.6)
+    app.session.apply_preset("gpt")
+    s = app.session
+    assert (s.P, s.m, s.tf, s.tb, s.tw, s.comm) == (8, 24, 18.5, 18.1, 9.3, 0.6)
     res = run(Config("1f1b", 8, 24, 1, Costs(18.5, 18.1, 9.3, 0.6)))
     assert np.array_equal(app.figures.sources["ops"].data["right"], res.timeline.end)
     assert "differ" in app.readout.object and "comm = 0.6" in app.readout.object
-    app.apply_preset("article")
+    app.session.apply_preset("article")
     assert "3/11" in app.readout.object
 
 
@@ -151,33 +150,33 @@ def test_comparison_table_has_every_schedule_and_marks_the_current(app):
     for title in ("GPipe", "1F1B", "Interleaved 1F1B", "ZB-H1", "ZB-H2", "ZB-V (V=2)"):
         assert title in html
     assert '<tr class="pv-current" aria-current="true" data-schedule="1f1b">' in html
-    app.schedule = "zb-h2"
+    app.session.schedule = "zb-h2"
     assert '<tr class="pv-current" aria-current="true" data-schedule="zb-h2">' in app.table.object
 
 
 def test_table_rows_use_the_current_v():
     app = Explorer(schedule="interleaved", V=1)
     assert "Interleaved 1F1B (V=" not in app.table.object  # V = 1: no V label
-    app.V = 3
+    app.session.V = 3
     assert "Interleaved 1F1B (V=3)" in app.table.object
 
 
 def test_sessions_are_independent():
     a, b = Explorer(), Explorer()
-    a.P = 7
-    assert b.P == 4 and len(b.figures.sources["ops"].data["left"]) == 64
+    a.session.P = 7
+    assert b.session.P == 4 and len(b.figures.sources["ops"].data["left"]) == 64
     assert a.figures.sources["ops"] is not b.figures.sources["ops"]
 
 
 def test_steady_state_bubble_is_labelled_where_it_differs(app):
-    app.schedule = "zb-h2"
+    app.session.schedule = "zb-h2"
     assert "steady-state bubble" in app.readout.object
-    app.schedule = "1f1b"
+    app.session.schedule = "1f1b"
     assert "steady-state bubble" not in app.readout.object
 
 
 def test_url_values_are_notes_in_plain_text(app):
-    app.apply_query("?schedule=http://3232235777/login&P=~~struck~~&m=<b>9</b>")
+    app.session.apply_query("?schedule=http://3232235777/login&P=~~struck~~&m=<b>9</b>")
     html = app.notice.object
     assert "<b>9</b>" not in html and "&lt;b&gt;9&lt;/b&gt;" in html
     assert "<a" not in html and "<del" not in html and "<s>" not in html
@@ -185,21 +184,24 @@ def test_url_values_are_notes_in_plain_text(app):
 
 
 def test_chinese_readout(app):
-    app.lang = "zh"
+    app.session.lang = "zh"
     assert "气泡占比（单次迭代）" in app.readout.object
     assert "模拟 27.27%" in app.readout.object
 
 
 def test_live_slider_skips_panels_debounce():
-    """LiveSlider relies on Panel's private `_priority_changes`: a change listed there
-    is scheduled at once, any other waits `_debounce` ms. Pin that Panel still does so."""
+    """The sliders rely on Panel's private `_priority_changes` (pipeviz/compat.py
+    `prompt`): a change listed there is scheduled at once, any other waits `_debounce`
+    ms. Pin that Panel still does so."""
     import inspect
 
     from panel.reactive import Syncable
 
+    from pipeviz.served.controls import IntSlider
+
     source = inspect.getsource(Syncable._server_change)
     assert "self._priority_changes" in source and "self._debounce" in source
-    assert LiveSlider._priority_changes == ["value"]
+    assert IntSlider._priority_changes == ["value"]
 
 
 def test_panel_reads_the_query_without_converting_it():
@@ -208,6 +210,9 @@ def test_panel_reads_the_query_without_converting_it():
     literal_eval of user text)."""
     from panel.io.location import Location
 
+    from pipeviz import compat
+
+    compat.raw_location_query()  # what the explorer's URL sync installs (served/location.py)
     loc = Location(search="?P=%C2%B2&m=%E2%91%A0&x=[1,2]&y={'a':1}")
     assert loc.query_params == {"P": "²", "m": "①", "x": "[1,2]", "y": "{'a':1}"}
 
@@ -217,7 +222,7 @@ def test_an_invalid_state_keeps_its_warning_and_stays_out_of_the_url(app, monkey
     the rule holds whatever the engine refuses: the warning stays until a change the
     engine accepts, a unit or language change redraws the last valid chart under it,
     and the URL never takes the invalid state."""
-    import pipeviz.app as module
+    import pipeviz.served.session as module
     from pipeviz.errors import ConfigError
 
     real = module.run_cached
@@ -229,8 +234,10 @@ def test_an_invalid_state_keeps_its_warning_and_stays_out_of_the_url(app, monkey
 
     monkeypatch.setattr(module, "run_cached", refuse_p5)
     written = []
-    monkeypatch.setattr(app, "_ready", True)
-    monkeypatch.setattr(module.pn.state, "_location", None, raising=False)
+    monkeypatch.setattr(app.url, "ready", True)
+    import panel as pn
+
+    monkeypatch.setattr(pn.state, "_location", None, raising=False)
 
     class Location:
         search, hash = "", ""
@@ -240,39 +247,39 @@ def test_an_invalid_state_keeps_its_warning_and_stays_out_of_the_url(app, monkey
             def update(**kw):
                 written.append(kw)
 
-    monkeypatch.setattr(type(module.pn.state), "location", property(lambda self: Location), raising=False)
-    app.P = 5
+    monkeypatch.setattr(type(pn.state), "location", property(lambda self: Location), raising=False)
+    app.session.P = 5
     assert app.notice_lines[0].startswith("Not valid: P must be at least 6, got 5.")
     assert app.notice_lines[0].endswith("The chart still shows 1f1b with P=4, m=8, V=1.")
     assert written == []
-    app.unit = "chunks"  # not the engine's: the warning stays, the bars redraw in chunks
-    assert app.problem is not None and app.notice_lines[0].startswith("Not valid: P must be at least 6")
+    app.session.unit = "chunks"  # not the engine's: the warning stays, the bars redraw in chunks
+    assert app.session.problem is not None and app.notice_lines[0].startswith("Not valid: P must be at least 6")
     assert app.figures.models["bars_xaxis"].axis_label == "peak in flight (chunks)"
     assert written == []
-    app.P = 6
-    assert app.problem is None and not app.notice.visible
+    app.session.P = 6
+    assert app.session.problem is None and not app.notice.visible
     assert written and written[-1]["search"].startswith("?schedule=1f1b&P=6&")
 
 
 def test_dualpipe_v_reads_out_deepseeks_bubble_beside_each_ranks_idle(app):
-    app.apply_preset("deepseek")
-    assert (app.schedule, app.P, app.m, app.V) == ("dualpipe-v", 4, 10, 2)
+    app.session.apply_preset("deepseek")
+    assert (app.session.schedule, app.session.P, app.session.m, app.session.V) == ("dualpipe-v", 4, 10, 2)
     html = app.readout.object
     assert "DeepSeek&#x27;s bubble D = (PP/2-1)(F&amp;B+B-3W)" in html
     assert "simulated idle per rank: 3, 3, 3, 3 · the longest, on rank 0, 1, 2, 3" in html
     halves = app.figures.sources["fb_halves"].data
     res = run(Config("dualpipe-v", 4, 10, 2))
     assert len(halves["left"]) == (res.order.kind == 4).sum() > 0
-    app.tfb = 4.0  # slower than F and B apart: DeepSeek's D is the bottom ranks' idle, not the longest
+    app.session.tfb = 4.0  # slower than F and B apart: DeepSeek's D is the bottom ranks' idle, not the longest
     assert "rank 2, 3 idles that long, but rank 0 idles" in app.readout.object
     assert app.figures.x_range.end == pytest.approx(run(Config("dualpipe-v", 4, 10, 2, Costs(tfb=4.0))).metrics.makespan
                                                     * 1.01)
 
 
 def test_dualpipe_v_m_below_2P_snaps_to_2P(app):
-    app.param.update(schedule="dualpipe-v", V=2, m=10)
-    app.m = 5
-    assert app.m == 8
+    app.session.param.update(schedule="dualpipe-v", V=2, m=10)
+    app.session.m = 5
+    assert app.session.m == 8
     assert "DualPipe-V needs m &gt;= 2P" in app.notice.object and "m set to 8" in app.notice.object
 
 
@@ -280,40 +287,40 @@ ORDERS = Path(__file__).resolve().parent / "data" / "orders"
 
 
 def test_edit_this_schedule_starts_from_its_order_as_text(app):
-    app.param.update(schedule="zb-v", V=2)
+    app.session.param.update(schedule="zb-v", V=2)
     before = app.figures.sources["ops"].data["right"].copy()
-    app.edit_schedule()
-    assert app.custom and app.placement == "v"
-    assert app.order == run(Config("zb-v", 4, 8, 2)).order.to_text()
+    app.session.edit_schedule()
+    assert app.session.custom and app.session.placement == "v"
+    assert app.session.order == run(Config("zb-v", 4, 8, 2)).order.to_text()
     assert np.array_equal(app.figures.sources["ops"].data["right"], before)  # the same timeline, now yours
     assert "Your order: P = 4 (its lines), m = 8 (read from it), V = 2 chunks per rank, placement v" in app.readout.object
     assert 'data-schedule="custom"' in app.table.object and "Your order (V=2)" in app.table.object
     peak = app.figures.sources["bars"].data["peak"][0]
-    first, rest = app.order.split("\n", 1)
-    app.order = first.replace(" 0W0", "") + " 0W0\n" + rest  # change it: keep mb 0's W to the end
+    first, rest = app.session.order.split("\n", 1)
+    app.session.order = first.replace(" 0W0", "") + " 0W0\n" + rest  # change it: keep mb 0's W to the end
     assert not app.notice.visible
     assert app.figures.sources["bars"].data["peak"][0] > peak  # its activation is held longer
 
 
 def test_pasted_order_sets_p_m_v_and_moving_p_goes_back(app):
-    app.update({"order": (ORDERS / "torch-DualPipeV-P4-m8-V2.txt").read_text(), "placement": "v", "custom": True})
-    assert (app.P, app.m, app.V) == (4, 8, 2)
+    app.session.update({"order": (ORDERS / "torch-DualPipeV-P4-m8-V2.txt").read_text(), "placement": "v", "custom": True})
+    assert (app.session.P, app.session.m, app.session.V) == (4, 8, 2)
     assert "27" in app.readout.object and len(app.figures.sources["fb_halves"].data["left"]) > 0
-    app.P = 5
-    assert not app.custom and app.schedule == "1f1b" and "back to the schedules" in app.notice.object
-    assert app.V == 1  # 1F1B's own V again
+    app.session.P = 5
+    assert not app.session.custom and app.session.schedule == "1f1b" and "back to the schedules" in app.notice.object
+    assert app.session.V == 1  # 1F1B's own V again
 
 
 def test_a_bad_order_is_one_message_and_the_last_chart_stays(app):
-    app.update({"order": "0F0 0B0\n1F0 1Q0", "placement": "loop", "custom": True})
+    app.session.update({"order": "0F0 0B0\n1F0 1Q0", "placement": "loop", "custom": True})
     assert "Not valid: line 2: &#x27;1Q0&#x27; is not an op" in app.notice.object
     assert app.figures.sources["ops"].data["right"][-1] == run(Config("1f1b", 4, 8)).timeline.end[-1]
-    app.lang = "zh"
+    app.session.lang = "zh"
     assert "第 2 行" in app.notice.object
 
 
 def test_a_deadlock_is_drawn_with_its_stuck_ops(app):
-    app.update({"order": "0F0 0F1 0B0 0B1\n1F0 1B0 1F1 1B1\n2F0 2F1 2B0 2B1", "placement": "loop", "custom": True})
+    app.session.update({"order": "0F0 0F1 0B0 0B1\n1F0 1B0 1F1 1B1\n2F0 2F1 2B0 2B1", "placement": "loop", "custom": True})
     assert "deadlock: rank 0 is stuck at B(mb 0, stage 0)" in app.notice.object
     assert "Deadlock" in app.readout.object
     ops = app.figures.sources["ops"].data
@@ -324,7 +331,7 @@ def test_a_deadlock_is_drawn_with_its_stuck_ops(app):
     assert stuck["left"].tolist() == [2, 2, 3]
     assert app.figures.x_range.end > 4  # room for the stuck ops and their labels
     assert "deadlock: see the chart" in app.table.object
-    app.order = "0F0 0B0\n1F0 1B0"  # fixed: the stuck ops go
+    app.session.order = "0F0 0B0\n1F0 1B0"  # fixed: the stuck ops go
     assert len(app.figures.sources["stuck_ops"].data["left"]) == 0 and "deadlock" not in app.notice.object
 
 
@@ -333,20 +340,20 @@ def test_the_play_cursors_steps_follow_the_chart_and_are_never_stale():
     sliders' ends): until it runs the source is empty, never the result before."""
     app = Explorer()
     deferred = []
-    app._later = lambda: deferred.append(app._refresh_secondary)  # as a session schedules it
+    app.deferred.changed = lambda: deferred.append(lambda: app.refresh_later(app.deferred.run))  # as a session schedules it
     steps = app.figures.sources["cursor_steps"]
 
     def expected(m):
         return teach.cursor_steps(run(Config("1f1b", 4, m)), "micro-batches")
 
     for m in (9, 10):
-        app.m = m
+        app.session.m = m
         assert set(steps.data) == set(expected(m)) and all(len(c) == 0 for c in steps.data.values())
         assert len(app.figures.sources["ops"].data["left"]) == 4 * m * 2  # the chart went at once
         while deferred:
             deferred.pop()()
         assert all(np.array_equal(steps.data[k], v) for k, v in expected(m).items())
-    app.lang = "zh"  # the same steps: kept, not emptied and sent again
+    app.session.lang = "zh"  # the same steps: kept, not emptied and sent again
     assert all(np.array_equal(steps.data[k], v) for k, v in expected(10).items())
 
 
@@ -366,11 +373,11 @@ def test_the_deferred_table_runs_the_engine_a_run_per_tick_and_stops_for_a_newer
     one computed in one go. A change between two slices stops the older chain. (The
     page: test_page.py.)"""
     app = Explorer(encoder="bubbles")  # the placements run the engine too
-    app._later = lambda: None  # the test starts the refresh itself
-    app.m = 9
+    app.deferred.changed = lambda: None  # the test starts the refresh itself
+    app.session.m = 9
     whole = Explorer(encoder="bubbles", m=9)  # no session: the refresh ran at once
     doc = _Ticks()
-    app._slice(doc, None, None)  # the timer fires
+    app.deferred.slice(doc, None, None)  # the timer fires
     slices = 1
     while doc.queue:
         doc.queue.pop()()
@@ -380,15 +387,15 @@ def test_the_deferred_table_runs_the_engine_a_run_per_tick_and_stops_for_a_newer
     assert slices == len(NAMES) + 3
     assert app.table.object == whole.table.object and app.places.object == whole.places.object
 
-    app._later_gen += 1  # a change: what _later counts
-    app.m = 10
-    app._slice(doc, None, None)
+    app.deferred.generation += 1  # a change: what _later counts
+    app.session.m = 10
+    app.deferred.slice(doc, None, None)
     doc.queue.pop()()  # two slices of m = 10's refresh
-    app._later_gen += 1
-    app.m = 11  # another change before it ends
+    app.deferred.generation += 1
+    app.session.m = 11  # another change before it ends
     doc.queue.pop()()  # the older chain's next slice returns at once
     assert doc.queue == [] and app.table.object == whole.table.object  # nothing of m = 10 written
-    app._slice(doc, None, None)
+    app.deferred.slice(doc, None, None)
     while doc.queue:
         doc.queue.pop()()
     assert app.table.object == Explorer(encoder="bubbles", m=11).table.object

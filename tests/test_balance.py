@@ -1,4 +1,4 @@
-"""Activation balancing (BPipe, SPEC.md "Activation balancing"): the reference case
+"""Activation balancing (BPipe, docs/model.md "Activation balancing (BPipe)"): the reference case
 and invariants over generated configurations, against a per-chunk reference."""
 
 from __future__ import annotations

@@ -104,7 +104,7 @@ def generated_urls(n: int, seed: int = 13) -> list[tuple[str, str]]:
 def test_the_page_notes_equal_the_apps_and_nothing_is_injected(page, page_url):
     """120 generated URLs applied in turn, as a retargeted fragment would be: the
     page's notes and state equal the served app's, and no value becomes markup."""
-    from pipeviz.app import Explorer
+    from pipeviz.served import Explorer
 
     errors = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -116,9 +116,9 @@ def test_the_page_notes_equal_the_apps_and_nothing_is_injected(page, page_url):
         return {notes: x.noticeLines.slice(), state: x.state()}; })""", cases)
     app = Explorer()
     for (q, f), g in zip(cases, got):
-        app.apply_query(q, f)
+        app.session.apply_query(q, f)
         assert g["notes"] == app.notice_lines, (q, f)
-        assert g["state"] == app.state(), (q, f)
+        assert g["state"] == app.session.state(), (q, f)
     page.wait_for_function("!PipevizExplorer.get().laterPending")
     assert page.evaluate("window.__pwned") is None
     assert page.evaluate(INJECTED) == []

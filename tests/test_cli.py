@@ -1,4 +1,4 @@
-"""`python -m pipeviz`: the export interface of SPEC.md, text output, and bad input."""
+"""`python -m pipeviz`: the export interface of docs/interfaces.md, text output, and bad input."""
 
 import csv
 import io

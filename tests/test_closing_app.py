@@ -6,9 +6,9 @@ import panel as pn
 import pytest
 
 from pipeviz import Config, run
-from pipeviz.app import Explorer
 from pipeviz.config import Encoder
 from pipeviz.order import EB, EF
+from pipeviz.served import Explorer
 from pipeviz.view.fields import parse
 from pipeviz.view.palette import DISPLAY_KIND, MAX_CHUNKS
 
@@ -19,7 +19,7 @@ def app():
 
 
 def test_opens_without_encoder_or_balancing(app):
-    assert app.encoder == "none" and not app.balance
+    assert app.session.encoder == "none" and not app.session.balance
     assert not app.closing.visible and not app.places.visible
     bars = app.figures.sources["bars"].data
     assert np.array_equal(bars["before"], bars["peak"]) and not app.figures.models["before_bars"].visible
@@ -27,7 +27,7 @@ def test_opens_without_encoder_or_balancing(app):
 
 
 def test_encoder_preset_draws_encoder_ops_and_reads_out_the_three_placements(app):
-    app.apply_preset("encoder")
+    app.session.apply_preset("encoder")
     res = run(Config("1f1b", 4, 8, encoder=Encoder(0.5, 1.0, "bubbles")))
     ops = app.figures.sources["ops"].data
     assert len(ops["left"]) == 64 + 16
@@ -49,12 +49,12 @@ def test_encoder_preset_draws_encoder_ops_and_reads_out_the_three_placements(app
 
 
 def test_dragging_e_f_turns_the_encoder_on_and_moves_its_ops(app):
-    app.ef = 0.5
-    assert app.encoder == "none"  # the default value: nothing moved
-    app.ef = 1.0
-    assert app.encoder == "bubbles" and "the encoder now runs in the bubbles" in app.notice_lines[0]
+    app.session.ef = 0.5
+    assert app.session.encoder == "none"  # the default value: nothing moved
+    app.session.ef = 1.0
+    assert app.session.encoder == "bubbles" and "the encoder now runs in the bubbles" in app.notice_lines[0]
     first = app.figures.sources["ops"].data["right"].copy()
-    app.ef = 2.0
+    app.session.ef = 2.0
     after = app.figures.sources["ops"].data
     res = run(Config("1f1b", 4, 8, encoder=Encoder(2.0, 1.0, "bubbles")))
     assert np.array_equal(after["right"], res.timeline.end) and not np.array_equal(after["right"], first)
@@ -62,17 +62,17 @@ def test_dragging_e_f_turns_the_encoder_on_and_moves_its_ops(app):
 
 
 def test_placement_and_frozen(app):
-    app.param.update(encoder="separate", ef=0.5, eb=1.0)
+    app.session.param.update(encoder="separate", ef=0.5, eb=1.0)
     assert "makespan <b>36</b>" in app.closing.object
-    app.frozen = True
+    app.session.frozen = True
     assert "makespan <b>34</b>" in app.closing.object
     assert (app.figures.sources["ops"].data["kind"] == EB).sum() == 0
-    app.encoder = "none"
+    app.session.encoder = "none"
     assert not app.closing.visible and not app.places.visible
 
 
 def test_balance_shows_resident_with_the_before_marked(app):
-    app.apply_preset("bpipe")
+    app.session.apply_preset("bpipe")
     bars = app.figures.sources["bars"].data
     assert bars["peak"].tolist() == [5, 5, 5, 5, 4, 4, 4, 4]
     assert bars["before"].tolist() == [8, 7, 6, 5, 4, 3, 2, 1]
@@ -88,20 +88,20 @@ def test_balance_shows_resident_with_the_before_marked(app):
     assert app.figures.models["inflight_title"].text == "Peak resident, balanced (BPipe)"
     assert "resident after balancing" in app.bars_key.object
     assert app.figures.models["before_bars"].visible
-    app.balance = False
+    app.session.balance = False
     assert not app.figures.models["before_bars"].visible
     assert app.figures.models["inflight_title"].text == "Peak in-flight activations"
 
 
 def test_zero_bubble_v_has_nothing_to_move(app):
-    app.param.update(schedule="zb-v", V=2, balance=True)
+    app.session.param.update(schedule="zb-v", V=2, balance=True)
     assert "nothing to move" in app.closing.object
 
 
 def test_url_carries_the_closing_fields(app):
     updates, notes = parse("?encoder=separate&ef=0.5&eb=1&frozen=1&balance=1")
     assert notes == [] and updates == {"encoder": "separate", "ef": 0.5, "eb": 1.0, "frozen": True, "balance": True}
-    app.apply_query("?encoder=stage0&ef=0.5&eb=1")
+    app.session.apply_query("?encoder=stage0&ef=0.5&eb=1")
     assert "makespan <b>40.5</b>" in app.closing.object
     updates, notes = parse("?encoder=middle&ef=999")
     assert updates == {"ef": 50.0}
@@ -110,27 +110,27 @@ def test_url_carries_the_closing_fields(app):
 
 
 def test_chinese(app):
-    app.param.update(encoder="bubbles", balance=True, lang="zh")
+    app.session.param.update(encoder="bubbles", balance=True, lang="zh")
     assert "编码器（塞进气泡）" in app.closing.object and "均衡后（BPipe）" in app.closing.object
     assert "三种放置方式" in app.places.object
 
 
 def test_switches_follow_their_fields_both_ways(app):
     """Boolean fields are one-box CheckBoxGroups (a Checkbox's text names nothing)."""
-    controls = app.controls()
+    controls = app.controls.column(app.session.lang)
     boxes = [w for w in controls.select(pn.widgets.CheckBoxGroup)]
     by_label = {w.options[0]: w for w in boxes}
     balance = by_label["Balance activations (pair rank r with rank P-1-r)"]
     frozen = by_label["frozen encoder (no backward)"]
-    app.balance = True
+    app.session.balance = True
     assert balance.value == [balance.options[0]]
     frozen.value = [frozen.options[0]]
-    assert app.frozen and app.encoder == "bubbles"  # the rule turned the encoder on
+    assert app.session.frozen and app.session.encoder == "bubbles"  # the rule turned the encoder on
     balance.value = []
-    assert not app.balance
-    app.lang = "zh"  # the controls are rebuilt; the old boxes no longer follow
-    app.controls()
-    app.frozen = False
+    assert not app.session.balance
+    app.session.lang = "zh"  # the controls are rebuilt; the old boxes no longer follow
+    app.controls.column(app.session.lang)
+    app.session.frozen = False
     assert frozen.value == [frozen.options[0]]
 
 

@@ -1,7 +1,7 @@
 """The page's encoder.js, balance.js and closing.js (and the closing section's parts of
 engine.js, columns.js, readouts.js and state.js) against their Python originals, in
 the Debian chromium, on generated configurations: orders with encoder ops, op times
-bit for bit, SPEC.md's encoder report, BPipe's resident activations and transfers,
+bit for bit, the encoder report (docs/model.md), BPipe's resident activations and transfers,
 the figure views, the readouts and the placements compared, every error alike, and
 the state rule that turns the encoder on."""
 
@@ -36,7 +36,7 @@ def case(schedule, P, m, V=None, costs=(1.0, 1.0, 1.0, 0.0), enc=None, balance=N
 def build_cases() -> list[dict]:
     rng = random.Random(SEED)
     out = []
-    # SPEC.md's references and the hand-checked case, each placement, frozen or not.
+    # docs/model.md's reference numbers and the hand-checked case, each placement, frozen or not.
     for place in PLACES:
         for frozen in (False, True):
             out.append(case("1f1b", 4, 8, enc=[0.5, 1.0, place, frozen]))

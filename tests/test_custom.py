@@ -17,7 +17,7 @@ from pipeviz.custom import read, run_text
 from pipeviz.export import to_actions, to_json
 from pipeviz.registry import SCHEDULES
 
-ORDERS = Path(__file__).resolve().parent / "data" / "orders"  # written by PyTorch 2.13 (SPEC.md)
+ORDERS = Path(__file__).resolve().parent / "data" / "orders"  # written by PyTorch 2.13 (docs/model.md, "Reference numbers")
 TORCH = {  # file: (placement, makespan at the default costs, peak chunks per rank)
     "torch-Interleaved1F1B-P4-m8-V2.txt": ("loop", 28.5, [11, 9, 7, 5]),
     "torch-InterleavedZeroBubble-P4-m8-V2.txt": ("loop", 25.5, [8, 8, 8, 8]),

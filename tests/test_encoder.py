@@ -1,4 +1,4 @@
-"""The encoder in the bubbles (SPEC.md "Independent work in the bubbles"): reference
+"""The encoder in the bubbles (docs/model.md "Independent work in the bubbles"): reference
 numbers, a case checked by hand, and invariants over generated configurations."""
 
 from __future__ import annotations
@@ -21,11 +21,11 @@ def enc_run(schedule="1f1b", P=4, m=8, V=1, costs=None, **enc):
     return run(Config(schedule, P, m, V, costs or Costs(), encoder=Encoder(**enc)))
 
 
-# -- SPEC.md's reference and a hand-checked case ----------------------------------
+# -- docs/model.md's reference numbers and a hand-checked case --------------------
 
 @pytest.mark.parametrize("place,makespan", [("stage0", 40.5), ("separate", 36.0), ("bubbles", 34.5)])
 def test_article_defaults(place, makespan):
-    """1F1B, P=4, m=8, e_f=0.5, e_b=1. stage0 and separate are SPEC.md's; bubbles
+    """1F1B, P=4, m=8, e_f=0.5, e_b=1. stage0 and separate follow from their rules; bubbles
     fits every other encoder op into the pipeline's gaps, so it costs one prologue
     slot and one epilogue slot: 33 + 0.5 + 1."""
     res = enc_run(ef=0.5, eb=1.0, place=place)
@@ -200,7 +200,7 @@ def test_separate_costs_its_rounds(cfg):
 
 @given(configs())
 def test_stage0_times_like_a_heavier_stage_0(cfg):
-    """stage0 is SPEC.md's F(i, 0) costs + e_f and B(i, 0) costs + e_b: the same
+    """stage0 is docs/model.md's F(i, 0) costs + e_f and B(i, 0) costs + e_b: the same
     makespan as the pipeline alone with those two ops made heavier, where they are ops
     of their own; where an overlapped F&B holds one, never later."""
     cfg = cfg.replace(encoder=cfg.encoder.replace(place="stage0"))

@@ -143,7 +143,7 @@ EXPLORER = []
 
 def explorer():
     if not EXPLORER:
-        from pipeviz.app import Explorer
+        from pipeviz.served import Explorer
 
         EXPLORER.append(Explorer())
     return EXPLORER[0]
@@ -157,20 +157,20 @@ REFUSED = {"model.few_layers"}
 @given(url_parts(), url_parts())
 def test_the_served_app_applies_any_url_to_a_valid_view_with_plain_text_notes(query, fragment):
     app = explorer()
-    app.update(defaults())  # a URL opens a fresh page: never the last example's state
-    assert app.problem is None
-    app.apply_query("?" + query, "#" + fragment)
-    state = app.state()
+    app.session.update(defaults())  # a URL opens a fresh page: never the last example's state
+    assert app.session.problem is None
+    app.session.apply_query("?" + query, "#" + fragment)
+    state = app.session.state()
     assert normalize(state, set())[0] == state  # the rules hold: nothing left to adjust
-    assert app.result is not None
-    if app.problem is None:
-        assert app.result.config == app.config()
+    assert app.session.result is not None
+    if app.session.problem is None:
+        assert app.session.result.config == app.session.config()
     else:
-        from pipeviz.app import describe
+        from pipeviz.served.view import describe
 
-        assert app.problem.key in REFUSED, app.problem
-        assert app.notice_lines[0] == fill("notice.invalid", app.lang, why=app.problem,
-                                           shown=describe(app.result.config, app.lang))
+        assert app.session.problem.key in REFUSED, app.session.problem
+        assert app.notice_lines[0] == fill("notice.invalid", app.session.lang, why=app.session.problem,
+                                           shown=describe(app.session.result.config, app.session.lang))
         assert 'class="pv-notice pv-warning"' in app.notice.object
     html = app.notice.object
     assert html.startswith('<div class="pv-notice pv-') and html.endswith("</div>")
@@ -179,4 +179,4 @@ def test_the_served_app_applies_any_url_to_a_valid_view_with_plain_text_notes(qu
     assert re.sub(r"</?p>", "", inner).count("<") == 0, inner
     _, notes = parse("?" + query, "#" + fragment)
     for n in notes:
-        assert n.text(app.lang) in app.notice_lines
+        assert n.text(app.session.lang) in app.notice_lines

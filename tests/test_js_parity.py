@@ -66,7 +66,7 @@ def cfg(schedule, P, m, V=None, G=None, costs=(1.0, 1.0, 1.0, 0.0), tfb=None):
 def build_configs() -> list[dict]:
     rng = random.Random(SEED)
     out = []
-    # SPEC.md's reference cases, and the edges: P=1, m=1, m<P, m=P, m=2P-1, the largest.
+    # docs/model.md's reference cases, and the edges: P=1, m=1, m<P, m=P, m=2P-1, the largest.
     for name in NAMES:
         for P, m in [(4, 8), (1, 1), (1, 5), (2, 1), (5, 1), (8, 3), (4, 4), (4, 7), (16, 1), (16, 64), (3, 5)]:
             out.append(cfg(name, P, m))

@@ -196,7 +196,7 @@ def memory_cases() -> list[dict]:
                     "hbm": rng.choice([1.0, 20.0, 40.0, 80.0, 141.5, 4096.0]),
                     "balance": "bpipe" if rng.random() < 0.4 else None})
     gpt = dict(PRESETS["gpt3-6.7b"], name="gpt3-6.7b")
-    out += [  # SPEC.md's check, and each model error
+    out += [  # docs/model.md's GPT-3 6.7B check, and each model error
         {"schedule": "1f1b", "P": 8, "m": 8, "V": 1, "costs": COSTS[0], "model": gpt, "hbm": 40.0},
         {"schedule": "1f1b", "P": 8, "m": 8, "V": 1, "costs": COSTS[0], "model": {**gpt, "act": "flash"}, "hbm": 80.0},
         {"schedule": "zb-v", "P": 8, "m": 16, "V": 2, "costs": COSTS[0], "model": {**gpt, "L": 12}, "hbm": 80.0},

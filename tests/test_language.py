@@ -5,9 +5,9 @@ titles, axes, legends, toolbar tooltips, hover templates, the browser code's wor
 
 What may stay in Latin letters, and why:
   NAMES     schedule names and titles, and the papers and libraries they come from:
-            names, not words (SPEC.md: the same names in the app, URLs and exports)
+            names, not words (the same names in the app, URLs and exports)
   ARTICLE   English the article itself keeps in its Chinese text (seed/...zh.txt)
-  SYMBOLS   SPEC.md's symbols and formulas: any single letter (P, m, V, F, B, W, r,
+  SYMBOLS   docs/model.md's symbols and formulas: any single letter (P, m, V, F, B, W, r,
             ...), t_f and its kin, min, comm, and the op kinds EF, EB
   FORMATS   file formats and units that Chinese text writes in Latin letters too
   SELF      "English", the language switch's own name for English
@@ -38,7 +38,7 @@ NAMES_OK = {"Llama", "Korthikanti", "FlashAttention",
             "interleaved", "BPipe"}
 ARTICLE = {"rank", "warmup"}
 SYMBOLS = {"min", "max", "comm", "EF", "EB", "mV", "e_f", "e_b", "mod"}
-FORMATS = {"PNG", "SVG", "URL", "JSON", "GiB", "MiB", "HBM", "GPU", "bf16", "fp32", "SPEC", "md"}  # SPEC.md: a file
+FORMATS = {"PNG", "SVG", "URL", "JSON", "GiB", "MiB", "HBM", "GPU", "bf16", "fp32"}
 SELF = {"English"}
 CODE = {"rank_ptr", "stage_to_rank", "segment"}
 CODE_IN = {

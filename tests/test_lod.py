@@ -137,28 +137,28 @@ def test_degenerate_windows(window):
 def test_the_app_levels_again_when_the_timeline_is_zoomed():
     from bokeh.events import RangesUpdate
 
-    from pipeviz.app import Explorer
+    from pipeviz.served import Explorer
 
     app = Explorer(schedule="interleaved", P=32, m=128, V=8)
     source = app.figures.sources["ops"]
     assert source.data["count"].max() > 1
     gaps = app.figures.sources["bubbles"]
-    assert len(gaps.data["left"]) < len(app.result.metrics.bubbles[0])
+    assert len(gaps.data["left"]) < len(app.session.result.metrics.bubbles[0])
     app.figures.timeline._trigger_event(RangesUpdate(app.figures.timeline, x0=10.0, x1=14.0, y0=31.5, y1=-0.5))
     assert source.data["count"].max() == 1 and source.data["outline"].min() == 1
-    assert np.array_equal(gaps.data["left"], bubbles(app.result, app.label_px(), (10.0, 14.0))["left"])
+    assert np.array_equal(gaps.data["left"], bubbles(app.session.result, app.label_px(), (10.0, 14.0))["left"])
     assert len(app.figures.sources["labels"].data["text"]) > 0  # micro-batch numbers where boxes have room
     # The over-time lines too: at every vertex there, the vertices in the window.
-    full = inflight_steps(app.result)
+    full = inflight_steps(app.session.result)
     steps = app.figures.sources["steps"].data
     want = over_time_lines({"steps": full, "steps_before": app.figures.sources["steps_before"].data}, app.label_px(),
                            (10.0, 14.0))["steps"]
     assert all(np.array_equal(a, b) for a, b in zip(steps["xs"], want["xs"]))
     inside = lambda xs: sum(int(((x >= 10.0) & (x <= 14.0)).sum()) for x in xs)  # noqa: E731
     assert inside(steps["xs"]) == inside(full["xs"])  # four time units over the plot: nothing to thin
-    app.P = 31  # a new view opens at the full view again
+    app.session.P = 31  # a new view opens at the full view again
     assert source.data["count"].max() > 1
-    assert sum(map(len, app.figures.sources["steps"].data["xs"])) < sum(map(len, inflight_steps(app.result)["xs"])) / 2
+    assert sum(map(len, app.figures.sources["steps"].data["xs"])) < sum(map(len, inflight_steps(app.session.result)["xs"])) / 2
 
 
 # -- the in-flight lines over time (lod.thin) ---------------------------------------------

@@ -1,4 +1,4 @@
-"""Memory in bytes (SPEC.md "Memory in bytes"): SPEC's check, and invariants over
+"""Memory in bytes (docs/model.md "Memory in bytes"): its GPT-3 6.7B check, and invariants over
 generated models and schedules."""
 
 from __future__ import annotations
@@ -226,7 +226,7 @@ def test_interleaved_memory_counts_each_chunks_layers():
     model = preset("gpt3-6.7b")
     res = run(Config("interleaved", 8, 16, 2))
     mem = measure_memory(res.timeline, model)
-    # 16 stages of 2 layers; rank 0 peaks at 23 chunks (SPEC.md).
+    # 16 stages of 2 layers; rank 0 peaks at 23 chunks (docs/model.md).
     assert mem.peak_b[0] == 23 * 2 * 912 * MIB
 
 
@@ -270,7 +270,7 @@ def test_presets_have_their_published_shapes():
 
 
 def test_bpipe_balancing_moves_bytes_to_the_partner():
-    """SPEC.md's check in bytes: GPT-3 6.7B, P=8 1F1B m=8 with BPipe: resident chunks
+    """docs/model.md's BPipe check in bytes: GPT-3 6.7B, P=8 1F1B m=8: resident chunks
     [8..1] become [5,5,5,5,4,4,4,4], each chunk 4 layers of 912 MiB (3.5625 GiB), so
     rank 0 holds 17.8125 GiB of activations instead of 28.5; parameters stay."""
     from pipeviz.memory import balance_memory

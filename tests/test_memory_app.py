@@ -6,8 +6,8 @@ import panel as pn
 import pytest
 
 from pipeviz import Config, Costs, run
-from pipeviz.app import Explorer
 from pipeviz.memory import GIB, measure_memory, preset
+from pipeviz.served import Explorer
 from pipeviz.view.fields import parse
 from pipeviz.view.state import row_config
 
@@ -22,7 +22,7 @@ def data(app, name):
 
 
 def test_no_model_no_memory_view(app):
-    assert app.model == "none"
+    assert app.session.model == "none"
     assert not app.figures.models["memory"].visible
     assert len(data(app, "memory_bars")["rank"]) == 0
     assert app.memory_readout.object == "" and not app.memory_readout.visible
@@ -33,7 +33,7 @@ def test_memory_figure_and_model_widgets_join_when_needed(app):
     """The memory figure joins the page with the first model, and the model card's
     widgets are made when it first opens; both stay once there."""
     assert app.memory_row.objects == []
-    card = app.model_card("en")
+    card = app.controls.model_card("en")
     assert card.collapsed and card.objects == []
     card.collapsed = False
     names = [w.name for w in card.select(pn.widgets.Widget)]
@@ -42,18 +42,18 @@ def test_memory_figure_and_model_widgets_join_when_needed(app):
     card.collapsed = True
     card.collapsed = False
     assert list(card.objects) == widgets  # made once
-    app.model = "gpt3-6.7b"
+    app.session.model = "gpt3-6.7b"
     assert app.memory_row.objects[0][0].object is app.figures.memory
-    app.model = "none"
+    app.session.model = "none"
     assert app.memory_row.objects[0][0].object is app.figures.memory and not app.figures.models["memory"].visible
 
 
 def test_preset_and_budget_flag_the_tight_rank(app):
     """GPT-3 6.7B, 1F1B, P=8, m=8 with 40 GiB: rank 0 holds 15.07 GiB of parameters
     and 28.5 GiB of activations, 3.57 GiB over; every other rank fits."""
-    app.param.update(P=8, hbm=40.0)
-    app.model = "gpt3-6.7b"
-    assert (app.L, app.h, app.a, app.vocab, app.untied) == (32, 4096, 32, 50257, False)
+    app.session.param.update(P=8, hbm=40.0)
+    app.session.model = "gpt3-6.7b"
+    assert (app.session.L, app.session.h, app.session.a, app.session.vocab, app.session.untied) == (32, 4096, 32, 50257, False)
     assert app.figures.models["memory"].visible
     bars = data(app, "memory_bars")
     mem = measure_memory(run(Config("1f1b", 8, 8)).timeline, preset("gpt3-6.7b"), 40)
@@ -66,7 +66,7 @@ def test_preset_and_budget_flag_the_tight_rank(app):
     html = app.memory_readout.object
     assert "tightest rank <b>0</b>: <b>43.57 GiB</b>, over the 40 GiB of HBM" in html
     assert "Does not fit: 1 rank(s) over 40 GiB: rank 0 by 3.57 GiB" in html
-    app.act = "flash"  # 8.5 GiB of activations: fits
+    app.session.act = "flash"  # 8.5 GiB of activations: fits
     assert len(data(app, "memory_over")["rank"]) == 0
     assert "tightest rank <b>0</b>: <b>23.57 GiB</b> of 40 GiB" in app.memory_readout.object
     assert "Does not fit" not in app.memory_readout.object
@@ -74,63 +74,63 @@ def test_preset_and_budget_flag_the_tight_rank(app):
 
 def test_memory_change_does_not_run_the_engine(app):
     """Bytes-only fields reuse the cached results (the chart's and the table's)."""
-    from pipeviz.app import run_cached
+    from pipeviz.served.session import run_cached
 
-    app.model = "llama2-7b"
+    app.session.model = "llama2-7b"
     misses = run_cached.cache_info().misses
-    app.hbm = 20.0
-    app.s = 4096
-    app.act = "full"
+    app.session.hbm = 20.0
+    app.session.s = 4096
+    app.session.act = "full"
     assert run_cached.cache_info().misses == misses
     assert "of 20 GiB" in app.memory_readout.object or "over the 20 GiB" in app.memory_readout.object
 
 
 def test_changing_the_shape_makes_the_model_custom(app):
-    app.model = "llama2-13b"
-    assert (app.L, app.h, app.a) == (40, 5120, 40)
-    app.L = 48
-    assert app.model == "custom"
+    app.session.model = "llama2-13b"
+    assert (app.session.L, app.session.h, app.session.a) == (40, 5120, 40)
+    app.session.L = 48
+    assert app.session.model == "custom"
     assert "the shape no longer matches llama2-13b: the model is now custom" in app.notice.object
-    app.s = 1024  # training-side fields keep the name
-    app.model = "llama2-7b"
-    app.s = 4096
-    assert app.model == "llama2-7b"
+    app.session.s = 1024  # training-side fields keep the name
+    app.session.model = "llama2-7b"
+    app.session.s = 4096
+    assert app.session.model == "llama2-7b"
 
 
 def test_uneven_layers_time_the_stages(app):
     """GPT-3 6.7B over P=3: 11, 11, 10 layers; stages weighted by their layers, and the
     readout splits the bubble."""
-    app.param.update(P=3, m=6)
+    app.session.param.update(P=3, m=6)
     assert "agree" in app.readout.object
-    app.model = "gpt3-6.7b"
-    res = app.result
+    app.session.model = "gpt3-6.7b"
+    res = app.session.result
     assert res.config.stage_weights == pytest.approx((33 / 32, 33 / 32, 30 / 32))
     assert "they differ: the stages cost different amounts" in app.readout.object
     assert "where the bubble comes from: ideal <b>" in app.readout.object
-    app.stages = "equal"
-    assert app.result.config.stage_weights is None and "agree" in app.readout.object
+    app.session.stages = "equal"
+    assert app.session.result.config.stage_weights is None and "agree" in app.readout.object
     assert "where the bubble comes from" not in app.readout.object
 
 
 def test_typed_weights(app):
-    app.param.update(stages="list", weights="1.3, 1, 1, 1.2")
-    assert app.result.config.stage_weights == (1.3, 1.0, 1.0, 1.2)
-    assert app.result.metrics.makespan == pytest.approx(38.7)
+    app.session.param.update(stages="list", weights="1.3, 1, 1, 1.2")
+    assert app.session.result.config.stage_weights == (1.3, 1.0, 1.0, 1.2)
+    assert app.session.result.metrics.makespan == pytest.approx(38.7)
     assert "imbalance <b>" in app.readout.object
     # The table's rows with 4 stages take the weights; ZB-V has 8 and says so.
     assert "4 stage weights were given, but zb-v here has 8 stages" in app.table.object
-    app.weights = "1.3, x"
+    app.session.weights = "1.3, x"
     assert app.notice.visible and "&#x27;x&#x27; is not a number" in app.notice.object
-    assert app.result.config.stage_weights == (1.3, 1.0, 1.0, 1.2)  # the last valid view stays
-    app.weights = "<b>2</b>,1,1,1"
+    assert app.session.result.config.stage_weights == (1.3, 1.0, 1.0, 1.2)  # the last valid view stays
+    app.session.weights = "<b>2</b>,1,1,1"
     assert "<b>2</b>" not in app.notice.object and "&lt;b&gt;2&lt;/b&gt;" in app.notice.object
 
 
 def test_over_time_in_gib(app):
-    app.param.update(model="gpt3-6.7b", P=8, hbm=40.0)
+    app.session.param.update(model="gpt3-6.7b", P=8, hbm=40.0)
     counts = data(app, "steps")["ys"]
     assert max(float(y.max()) for y in counts) == 8
-    app.over_time_unit = "GiB"
+    app.session.over_time_unit = "GiB"
     ys = data(app, "steps")["ys"]
     mem = measure_memory(run(Config("1f1b", 8, 8)).timeline, preset("gpt3-6.7b"), 40)
     assert [float(y.max()) for y in ys] == pytest.approx((mem.peak / GIB).tolist())
@@ -145,10 +145,10 @@ def test_table_greys_what_does_not_fit_and_marks_the_fastest_that_does(app):
     flight), ZB-H2 (up to 2P-1), ZB-V and DualPipe-V (2P+1 chunks) do not fit; 1F1B and ZB-H1 do (62.61 GiB),
     V-Half (61.73) and V-Min with less, and V-Half is the fastest that fits (26.5 against ZB-H1's 27),
     though ZB-V is faster still."""
-    app.param.update(model="llama2-13b", act="flash", hbm=64.0)
+    app.session.param.update(model="llama2-13b", act="flash", hbm=64.0)
     html = app.table.object
     assert "<th>peak memory (tightest rank)</th>" in html
-    rows = {r["name"]: r for r in app._table_rows[1]}
+    rows = {r["name"]: r for r in app.session.table_rows()}
     assert {n for n, r in rows.items() if not r["mem"]["fits"]} == {"gpipe", "looped-bfs", "zb-h2", "zb-v",
                                                                      "dualpipe-v"}
     assert [n for n, r in rows.items() if r["best"]] == ["v-half"]
@@ -164,27 +164,28 @@ def test_url_carries_the_model():
     updates, notes = parse("?model=llama2-70b&hbm=80&t=8&act=flash&stages=list&weights=1.3,1,1,1.2&over_time_unit=GiB")
     assert notes == []
     app = Explorer()
-    app.update(updates)
-    assert (app.model, app.L, app.h, app.t, app.act) == ("llama2-70b", 80, 8192, 8, "flash")
-    assert app.result.config.stage_weights == (1.3, 1.0, 1.0, 1.2)
+    app.session.update(updates)
+    s = app.session
+    assert (s.model, s.L, s.h, s.t, s.act) == ("llama2-70b", 80, 8192, 8, "flash")
+    assert app.session.result.config.stage_weights == (1.3, 1.0, 1.0, 1.2)
     from pipeviz.view.fields import encode
 
-    assert "model=llama2-70b" in encode(app.state()) and "weights=1.3,1,1,1.2" in encode(app.state())
+    assert "model=llama2-70b" in encode(app.session.state()) and "weights=1.3,1,1,1.2" in encode(app.session.state())
     _, notes = parse("?weights=" + "1," * 300)
     assert "longer than 400 characters" in notes[0].text()
 
 
 def test_memory_in_chinese(app):
-    app.param.update(model="gpt3-6.7b", P=8, hbm=40.0, lang="zh")
+    app.session.param.update(model="gpt3-6.7b", P=8, hbm=40.0, lang="zh")
     assert "最紧的 rank <b>0</b>" in app.memory_readout.object
     assert "放不下" in app.memory_readout.object
     assert data(app, "memory_over")["text"] == ["超出 3.57 GiB"]
 
 
 def test_too_few_layers_for_the_stages(app):
-    app.param.update(model="custom", L=6, P=8, stages="equal")
+    app.session.param.update(model="custom", L=6, P=8, stages="equal")
     assert "Memory cannot be computed: L = 6 layers cannot be split over S = 8 stages" in app.memory_readout.object
-    app.stages = "model"
+    app.session.stages = "model"
     assert "L = 6 layers cannot be split over S = 8 stages" in app.notice.object
 
 
@@ -209,12 +210,12 @@ def test_memory_with_bpipe_balancing(app):
     """Balancing on: the bars show the bytes where BPipe holds them (rank 0 keeps 5 of
     its 8 chunks of GPT-3 6.7B at P=8), and GiB over time draws the bytes before it
     dashed, as the counts are."""
-    app.param.update(model="gpt3-6.7b", P=8, hbm=40.0, balance=True)
+    app.session.param.update(model="gpt3-6.7b", P=8, hbm=40.0, balance=True)
     bars = data(app, "memory_bars")
     assert np.allclose(bars["act_b"] - bars["params"], [3.5625 * k for k in (5, 5, 5, 5, 4, 4, 4, 4)])
     assert len(data(app, "memory_over")["rank"]) == 0  # 15.07 + 17.81 GiB fits 40 GiB now
     assert "Does not fit" not in app.memory_readout.object
-    app.over_time_unit = "GiB"
+    app.session.over_time_unit = "GiB"
     after, before = data(app, "steps")["ys"], data(app, "steps_before")["ys"]
     assert float(after[0].max()) == pytest.approx(float(bars["total"][0]))
     assert float(before[0].max()) == pytest.approx(15.07 + 28.5, abs=0.01)

@@ -14,7 +14,7 @@ from pipeviz import Config, ConfigError
 from pipeviz.registry import SCHEDULES
 from pipeviz.schedules.interleaved import group_size
 
-ORDERS = Path(__file__).resolve().parent / "data" / "orders"  # written by PyTorch 2.13 (SPEC.md)
+ORDERS = Path(__file__).resolve().parent / "data" / "orders"  # written by PyTorch 2.13 (docs/model.md, "Reference numbers")
 
 
 @cache

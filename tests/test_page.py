@@ -15,9 +15,9 @@ import pytest
 from browser import screenshot
 
 from pipeviz import NAMES, Config, Costs, run
-from pipeviz.app import Explorer
 from pipeviz.page import widget_texts
 from pipeviz.render.figures import SOURCES, Figures
+from pipeviz.served import Explorer
 from pipeviz.text import template
 from pipeviz.view import readouts
 from pipeviz.view.columns import figure_view
@@ -237,7 +237,7 @@ def test_the_deferred_table_runs_the_engine_a_run_per_task_and_follows_a_change_
     assert slices == [[gen, k] for k in range(len(slices))] and len(slices) == len(NAMES) + 3
     st = state(page)
     app = Explorer()
-    app.update({k: st[k] for k in ("m", "encoder")})
+    app.session.update({k: st[k] for k in ("m", "encoder")})
     assert (st["m"], st["encoder"]) == (9, "bubbles")
     assert written(page, "pv-table") == app.table.object
     assert written(page, "pv-places") == app.places.object
@@ -256,7 +256,7 @@ def test_the_deferred_table_runs_the_engine_a_run_per_task_and_follows_a_change_
     assert second > first
     assert [s for s in slices if s[0] == first] == [[first, k] for k in range(4)]  # the fourth returns at once
     assert [s for s in slices if s[0] == second] == [[second, k] for k in range(len(NAMES) + 3)]
-    app.update({"m": 11})
+    app.session.update({"m": 11})
     assert state(page)["m"] == 11
     assert written(page, "pv-readout") == app.readout.object
     assert written(page, "pv-table") == app.table.object
@@ -274,7 +274,7 @@ def test_the_articles_step_drag_v_to_two(page, page_file, offline):
     settled(page)
     assert not any("Not valid" in line for line in notice_lines(page))
     app = Explorer()
-    app.V = 2
+    app.session.V = 2
     assert notice_lines(page) == app.notice_lines
     assert written(page, "pv-readout") == app.readout.object
     assert written(page, "pv-table") == app.table.object
@@ -340,9 +340,9 @@ def test_url_notes_match_the_served_app(page, page_file, offline, search, fragme
     # served app would receive them; the page has since rewritten its fragment.
     loc = page.evaluate("(u) => { const x = new URL(u); return {search: x.search, hash: x.hash}; }", url)
     app = Explorer()
-    app.apply_query(loc["search"], loc["hash"])
+    app.session.apply_query(loc["search"], loc["hash"])
     assert notice_lines(page) == app.notice_lines
-    assert state(page) == app.state()
+    assert state(page) == app.session.state()
     assert written(page, "pv-readout") == app.readout.object
     markup = page.evaluate("document.getElementById('pv-notice').innerHTML")
     assert "<b>" not in markup and "<p>" in markup  # notes are plain text
@@ -400,8 +400,8 @@ def test_presets(page, page_file, offline):
     page.wait_for_function("PipevizExplorer.get().state().P === 8")
     settled(page)
     app = Explorer()
-    app.apply_preset("gpt")
-    assert state(page) == app.state()
+    app.session.apply_preset("gpt")
+    assert state(page) == app.session.state()
     assert written(page, "pv-readout") == app.readout.object
     assert "comm = 0.6" in readout(page)
     page.get_by_role("combobox").select_option(label=template("preset.staircase", "en"))
@@ -514,7 +514,7 @@ def test_a_pasted_order_that_deadlocks_is_drawn_with_its_stuck_ops(page, page_fi
     page.wait_for_function("document.querySelector('#pv-table').textContent.includes('deadlock: see the chart')")
     # The served app says the same.
     app = Explorer()
-    app.update({"order": "0F0 0F1 0B0 0B1\n1F0 1B0 1F1 1B1\n2F0 2F1 2B0 2B1", "placement": "loop", "custom": True})
+    app.session.update({"order": "0F0 0F1 0B0 0B1\n1F0 1B0 1F1 1B1\n2F0 2F1 2B0 2B1", "placement": "loop", "custom": True})
     page.wait_for_function("!PipevizExplorer.get().laterPending")
     assert notice_lines(page) == app.notice_lines
     assert written(page, "pv-readout") == app.readout.object

@@ -10,9 +10,9 @@ from browser import screenshot
 from test_page import assert_models_match, build_page, open_page, settled, state, written
 
 from pipeviz import Config, run
-from pipeviz.app import Explorer
 from pipeviz.config import Encoder
 from pipeviz.order import EB, EF
+from pipeviz.served import Explorer
 
 pytestmark = pytest.mark.browser
 
@@ -39,8 +39,8 @@ def errors(page):
 def served(st: dict) -> Explorer:
     """The served app at the same state."""
     app = Explorer()
-    app.update({k: v for k, v in st.items() if getattr(app, k) != v})
-    app._refresh_secondary()
+    app.session.update({k: v for k, v in st.items() if getattr(app.session, k) != v})
+    app.refresh_later(app.deferred.run)
     return app
 
 

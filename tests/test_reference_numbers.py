@@ -1,4 +1,4 @@
-"""SPEC.md's reference numbers, exactly."""
+"""docs/model.md's reference numbers, exactly."""
 
 from fractions import Fraction
 

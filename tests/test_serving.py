@@ -13,8 +13,8 @@ from bokeh.client import pull_session
 from bokeh.models import ImportedStyleSheet
 from browser import served_app
 
-import pipeviz.app  # noqa: F401  (and pipeviz's own component's, as the server names it)
-from pipeviz import serving
+import pipeviz.served  # noqa: F401  (and pipeviz's own component's, as the server names it)
+from pipeviz import compat, serving
 
 LOOPBACK = ("127.0.0.1", "localhost", "[::1]")
 
@@ -68,7 +68,7 @@ def test_a_session_built_for_its_websocket_loads_panel_css_from_the_server():
             sheets = in_thread(pulled_stylesheets, url, P)
             assert sheets, "Panel's stylesheets are models of the document"
             assert off_server(sheets) == []
-            assert all(u.startswith(serving.LOCAL_DIST) for u in sheets), sheets
+            assert all(u.startswith(compat.LOCAL_DIST) for u in sheets), sheets
 
 
 def test_closing_paths_skip_a_released_session():
@@ -96,7 +96,7 @@ def test_closing_paths_skip_a_released_session():
 
 
 def test_a_write_to_a_closed_socket_is_not_logged_as_an_error(caplog):
-    """Finding 3: a write to a websocket whose browser left is information; any other
+    """quiet_closed_sockets(): a write to a websocket whose browser left is information; any other
     unhandled exception still reaches the previous handler."""
     import asyncio
     import logging
@@ -174,7 +174,7 @@ def test_pages_under_concurrency_request_nothing_outside_the_server(browser):
 
 
 def test_small_columns_travel_inline_and_large_ones_as_buffers():
-    """Finding 4: a PATCH-DOC carries columns under INLINE_BYTES in its JSON (one
+    """inline_small_buffers(): a PATCH-DOC carries columns under INLINE_BYTES in its JSON (one
     websocket message in all) and larger ones as binary buffers, which Bokeh's
     client reads alike: the values arrive unchanged either way."""
     import numpy as np
@@ -183,14 +183,14 @@ def test_small_columns_travel_inline_and_large_ones_as_buffers():
     from bokeh.models import ColumnDataSource
     from bokeh.protocol import Protocol
 
-    serving.inline_small_buffers()
+    compat.inline_small_buffers()
     doc = Document()
     sources = [ColumnDataSource(data={"x": np.zeros(1)}) for _ in range(2)]
     for source in sources:
         doc.add_root(source)
     events = []
     doc.on_change(lambda event: events.append(event))
-    small, large = np.linspace(0, 1, 100), np.linspace(0, 1, serving.INLINE_BYTES // 8 + 1)
+    small, large = np.linspace(0, 1, 100), np.linspace(0, 1, compat.INLINE_BYTES // 8 + 1)
     sources[0].data, sources[1].data = {"x": small}, {"x": large}
     msg = Protocol().create("PATCH-DOC", events)
     assert [memoryview(b.data).nbytes for b in msg.buffers] == [large.nbytes]  # the large column only
@@ -209,7 +209,7 @@ def test_a_patch_goes_out_as_soon_as_the_socket_is_free_not_10_ms_later(monkeypa
     from panel.io import document as pdoc
     from tornado.locks import Lock
 
-    serving.prompt_patches()
+    compat.prompt_patches()
 
     class Socket:
         def __init__(self):
@@ -253,7 +253,7 @@ def test_the_servers_startup_objects_are_out_of_the_collectors_walks():
     from pathlib import Path
 
     code = ("import gc, sys; import serve_setup; "
-            "print(gc.get_freeze_count(), len(gc.get_objects()), 'pipeviz.app' in sys.modules)")
+            "print(gc.get_freeze_count(), len(gc.get_objects()), 'pipeviz.served.view' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], cwd=Path(serving.__file__).resolve().parents[1],
                          capture_output=True, text=True, check=True).stdout.split()
     frozen, walked, imported = int(out[0]), int(out[1]), out[2] == "True"

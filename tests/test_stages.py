@@ -1,4 +1,4 @@
-"""Per-stage costs (SPEC.md "Per-stage costs") and where the bubble comes from."""
+"""Per-stage costs (docs/model.md "Per-stage costs") and where the bubble comes from."""
 
 from __future__ import annotations
 

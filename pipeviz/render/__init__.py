@@ -1,2 +1,3 @@
-"""The rendering layer: figure views to Bokeh figures, and the page's style. The
-only place (with `pipeviz.app` and `pipeviz.page`) that imports bokeh."""
+"""The rendering layer: figure views to Bokeh figures, and the explorers' style. Only
+it and the layers above it (the explorers: `pipeviz.served`, `pipeviz.page`, and the
+server's `compat`, `serving`, `hostcheck`) import bokeh or panel."""

@@ -39,13 +39,13 @@ from ..view.palette import (
     chunk_palette,
 )
 from . import teach
+from .style import FONT
 
 # The stacked time figures' smallest left border: room for the rank axis and one- or
 # two-digit ticks, so that a phone's timeline keeps 300 px (360 px wide screen). Both
 # explorers lay the two figures out in one Bokeh column, which gives them the same
 # border when an axis needs more (three-digit in-flight counts).
 BORDER_LEFT = 48
-FONT = '"Noto Sans CJK SC", "Source Han Sans SC", "PingFang SC", "Microsoft YaHei", system-ui, sans-serif'
 
 SOURCES = {
     "ops": ["left", "right", "top", "bottom", "rank", "kind", "mb", "stage", "mb2", "stage2", "chunk", "color", "count",
@@ -129,7 +129,12 @@ class Figures:
             fig.toolbar.logo = None  # one tab stop and a link fewer; Bokeh is credited in the README
         self.models = self._named()
         self._renderers: dict | None = None  # source name -> its renderers (renderers_of)
-        teach.add(self)  # the teaching models (render/teach.py): cursor, critical path, slide, controls
+        # The teaching models (render/teach.py): cursor, critical path, slide, play controls, sweep.
+        parts = teach.build(self.sources, self.timeline, self.inflight, self.over_time)
+        self.sources.update(parts.sources)
+        self.play_controls, self.sweep_m, self.sweep_v = parts.play_controls, parts.sweep_m, parts.sweep_v
+        for name, model in parts.models.items():
+            self.models.setdefault(name, model)
         for name in HIDE_EMPTY:  # every source starts empty
             for r in self.renderers_of(name):
                 r.visible = False

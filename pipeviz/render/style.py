@@ -3,6 +3,8 @@ explorers), and the standalone page's layout."""
 
 # Common CJK families first in the fallback, so Chinese labels render in a real font
 # wherever the reader has one.
+FONT = '"Noto Sans CJK SC", "Source Han Sans SC", "PingFang SC", "Microsoft YaHei", system-ui, sans-serif'
+
 FONT_STACK = ('system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans CJK SC", "Source Han Sans SC", '
               '"PingFang SC", "Hiragino Sans GB", "Microsoft YaHei", sans-serif')
 

@@ -53,11 +53,11 @@ def style(i: int) -> tuple[str, str, str]:
     return COLORS[i % len(COLORS)], MARKERS[i % len(MARKERS)], DASHES[(i + i // len(COLORS)) % len(DASHES)]
 
 
-def add(figs, font: str) -> None:
-    """Build the sweep figures on `figs` (a Figures): figs.sweep_m and figs.sweep_v
-    (the explorers lay them out side by side where there is room, the V chart below
-    where there is not), named models."""
-    src = figs.sources
+def build(font: str) -> tuple:
+    """The sweep figures and their sources: (bubble against m, bubble against V,
+    {name: source}). The explorers lay the two out side by side where there is room,
+    the V chart below where there is not."""
+    src: dict = {}
     m_fig = figure(height=HEIGHT + KEY_HEIGHT, width=600, x_axis_type="log", x_range=Range1d(0.8, 170), y_range=Range1d(0, 1.02),
                    tools="", toolbar_location=None, sizing_mode="stretch_width", name="sweep_m", min_border_left=60)
     _style(m_fig, font, "sweep_m")
@@ -100,8 +100,4 @@ def add(figs, font: str) -> None:
     v_fig.add_tools(HoverTool(renderers=[r_pts], tooltips=[("V", "@x"), ("", "@y{0.00%}")], name="sweep_v_hover"))
     v_fig.xaxis.ticker = list(range(1, 9))
 
-    figs.sweep_m, figs.sweep_v = m_fig, v_fig
-    for fig in (m_fig, v_fig):
-        for model in fig.references():
-            if model.name:
-                figs.models.setdefault(model.name, model)
+    return m_fig, v_fig, src

@@ -1,7 +1,7 @@
 """The teaching models on the explorer's figures, and the browser code that drives them.
 
-`add(figs)` adds to a `Figures` (named, so the teaching view of view/teach.py and its
-twin static/teach.js can update them by name):
+`build(...)` makes them for a `Figures` (render/figures.py), which names them, so the
+teaching view of view/teach.py and its twin static/teach.js update them by name:
   timeline   the critical path (outlined boxes and their links), a cursor line and a
              curtain over what has not happened yet, a tap tool (follow a
              micro-batch; why a rank idles), and the slide's legend and readout
@@ -17,6 +17,8 @@ server (`syncable=False`).
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from bokeh.layouts import column, row
 from bokeh.models import (
@@ -43,6 +45,7 @@ from ..view import teach
 from ..view.palette import BUBBLE_HATCH, KIND_COLORS, W_ONLY_COLOR
 from ..view.teach import LABEL_GLYPHS
 from . import sweep
+from .style import FONT
 
 SOURCES = {
     "waits": ["rank", "left", "right", "form", *(f"{p}_{c}" for p in ("next", "dep")
@@ -94,13 +97,23 @@ def _renderer_of(fig, source):
     return next(r for r in fig.renderers if getattr(r, "data_source", None) is source)
 
 
-def add(figs) -> None:
-    """Add the teaching models to `figs` (a render.figures.Figures) and register their names."""
+@dataclass(frozen=True)
+class Parts:
+    """What the teaching tools add to the explorer's figures (render.figures.Figures)."""
+
+    sources: dict  # the teaching columns, by name (the sweep's too)
+    models: dict  # every named model they made, by name
+    play_controls: object  # the play/pause, time slider, speed and PNG row
+    sweep_m: object  # bubble against m, every schedule
+    sweep_v: object  # bubble against V, interleaved
+
+
+def build(sources: dict, tl, bars, over) -> Parts:
+    """The teaching models on the timeline `tl`, the in-flight bars and the lines over
+    time, reading the figures' `sources`."""
     lib = library()
-    for name, cols in SOURCES.items():
-        figs.sources[name] = ColumnDataSource(name=name, data={c: [] for c in cols})
-    src = figs.sources
-    tl, bars, over = figs.timeline, figs.inflight, figs.over_time
+    own = {name: ColumnDataSource(name=name, data={c: [] for c in cols}) for name, cols in SOURCES.items()}
+    src = {**sources, **own}
 
     # Tools with names (their descriptions are the toolbar's tooltips, in the reader's language).
     for tool in tl.tools:
@@ -223,19 +236,23 @@ def add(figs) -> None:
     hover = next(t for t in tl.tools if t.name == "bubbles_hover")
     hover.formatters = {**hover.formatters, "@rank": why_format}
 
-    from .figures import FONT  # here: figures imports this module
-
-    sweep.add(figs, FONT)
-    figs.play_controls = column(row(play, time, sizing_mode="stretch_width"),
-                                row(speed, download, sizing_mode="stretch_width"), why, name="play_controls",
-                                sizing_mode="stretch_width")
-    for model in [*figs.sources.values(), why, play, time, time.format, speed, download, legend, readout, summary,
-                  why_format, bars_dim, *cursors, *curtains, *keys, *tl.tools]:
+    sweep_m, sweep_v, sweep_sources = sweep.build(FONT)
+    play_controls = column(row(play, time, sizing_mode="stretch_width"), row(speed, download, sizing_mode="stretch_width"),
+                           why, name="play_controls", sizing_mode="stretch_width")
+    models: dict = {}
+    for model in [*own.values(), *sweep_sources.values(), why, play, time, time.format, speed, download, legend, readout,
+                  summary, why_format, bars_dim, *cursors, *curtains, *keys, *tl.tools]:
         if model.name:
-            figs.models.setdefault(model.name, model)
+            models.setdefault(model.name, model)
     for r in (*tl.renderers, *bars.renderers):
         if r.name:
-            figs.models.setdefault(r.name, r)
+            models.setdefault(r.name, r)
     for r in tl.renderers:
         if r.glyph.name:
-            figs.models.setdefault(r.glyph.name, r.glyph)
+            models.setdefault(r.glyph.name, r.glyph)
+    for fig in (sweep_m, sweep_v):
+        for model in fig.references():
+            if model.name:
+                models.setdefault(model.name, model)
+    return Parts(sources={**own, **sweep_sources}, models=models, play_controls=play_controls, sweep_m=sweep_m,
+                 sweep_v=sweep_v)

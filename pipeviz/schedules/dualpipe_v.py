@@ -4,7 +4,7 @@ Two chunks per rank placed in a V, as ZB-V: rank r holds stage r (chunk 0, on th
 way down) and stage 2P-1-r (chunk 1, on the way back). It needs m >= 2P. The heart
 of it is the overlapped F&B: the forward of one chunk and the full backward of the
 other, run together as one op, so the communication of each hides behind the
-compute of the other (costed t_fb; SPEC.md, "DualPipe-V and overlapped F&B").
+compute of the other (costed t_fb; docs/model.md, "dualpipe-v").
 
 Rank r runs eight steps, DeepSeek's names and counts (PP = 2P stages; "F0" is a
 forward of chunk 0, "B1" a backward of chunk 1, "F0B1" an overlapped pair):

@@ -5,7 +5,7 @@ sources are empty and the figure hidden.
 The bars show GiB per rank: parameters, activations awaiting B, awaiting W only; the
 HBM line; ranks over it hatched, outlined and labelled with the excess. With the
 over-time view in GiB, the lines over time show bytes held instead of chunks.
-static/memory_figure.js is the twin.
+Its twin is the figures part of static/memory_view.js (figureParts).
 """
 
 from __future__ import annotations

@@ -53,7 +53,7 @@ LABEL_GLYPHS = ("labels_glyph_dark", "labels_glyph_light")
 TITLES = ("timeline_title", "inflight_title", "over_time_title", "sweep_m_title", "sweep_v_title")
 AXES = ("timeline_xaxis", "rank_axis", "bars_xaxis", "over_time_xaxis", "over_time_yaxis", "sweep_m_xaxis",
         "sweep_m_yaxis", "sweep_v_xaxis", "sweep_v_yaxis")
-# The op kinds as the browser names them: SPEC.md's letters (an input-gradient
+# The op kinds as the browser names them: docs/model.md's letters (an input-gradient
 # backward is the split schedules' B).
 KIND_LETTERS = [("B" if k == I else name) for k, name in enumerate(KIND_NAMES)]
 LAYOUT_SEP = readouts.LAYOUTS["sep"]

@@ -38,10 +38,10 @@ STRINGS = {
     "choice.over_time_unit.GiB": ("GiB held", "占用 GiB"),
     "model.title": ("Model and memory", "模型与显存"),
     "model.note": (
-        "Bytes follow SPEC.md (Korthikanti et al. 2022): per layer per micro-batch s b h (34 + 5 a s / h), "
+        "Bytes after Korthikanti et al. 2022: per layer per micro-batch s b h (34 + 5 a s / h), "
         "34 s b h with flash attention, 2 s b h with full recompute, all over t; a chunk awaiting W only keeps "
         "32 s b h / t. Parameters: 12 h² + 13 h per layer, v h for the embedding and an untied head.",
-        "字节数按 SPEC.md（Korthikanti 等，2022）：每层每个微批次 s b h (34 + 5 a s / h)，FlashAttention 时 34 s b h，"
+        "字节数按 Korthikanti 等（2022）的公式：每层每个微批次 s b h (34 + 5 a s / h)，FlashAttention 时 34 s b h，"
         "完全重计算时 2 s b h，都再除以 t；只等 W 的块保留 32 s b h / t。参数：每层 12 h² + 13 h，词嵌入和不共享的输出层各 v h。",
     ),
     "rule.model_custom": ("the shape no longer matches {name}: the model is now custom",

@@ -1,0 +1,238 @@
+"""The served explorer's view: the figures, readouts and controls of one session
+(served/session.py), laid out for any width.
+
+It follows the session's `revision`: at each change it assigns the figures' columns
+and the readouts in one message (`pn.io.hold()`), then hands the comparison table, the
+placements, the sweep, the play cursor's steps and the URL to the deferred refresh
+(served/deferred.py), so a slider's repaint never waits for them. A pan, zoom or
+resize levels the timeline again for what is visible (view/lod.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from html import escape
+
+import panel as pn
+import param
+from bokeh.events import RangesUpdate
+from bokeh.layouts import column as bk_column
+
+from .. import compat
+from ..config import Config
+from ..custom import CUSTOM
+from ..engine import Result
+from ..memory import Memory
+from ..render.figures import Figures
+from ..render.sweep import V_WIDTH as SWEEP_V_WIDTH
+from ..text import fill, template
+from ..view import closing, columns, memory_view, readouts, sweep, teach
+from .controls import Controls
+from .deferred import Deferred
+from .glance import GlancePanes, marked
+from .location import UrlSync
+from .session import Session
+
+
+class Explorer(pn.viewable.Viewer):
+    session = param.ClassSelector(class_=Session, doc="the state this view shows")
+
+    def __init__(self, session: Session | None = None, run: Callable[[Config], Result] | None = None, **fields):
+        """A view of `session`, or of a new session with `fields`. `run` is the
+        deferred refresh's engine (default the session's shared cache)."""
+        from .session import run_cached
+
+        super().__init__(session=session if session is not None else Session(**fields))
+        s = self.session
+        self.figures = Figures()
+        self.notice = pn.pane.HTML("", visible=False, margin=(0, 10), name="notice", sizing_mode="stretch_width")
+        self.notice_lines: list[str] = []
+        # A polite live region (static/a11y.js): each new readout is announced.
+        self.readout = pn.pane.HTML("", name="readout", sizing_mode="stretch_width", css_classes=marked("readout"))
+        # The closing section's readouts: the encoder and the balancing (at once), and
+        # the encoder's placements compared (with the table, after the chart).
+        self.closing = pn.pane.HTML("", name="closing", visible=False, sizing_mode="stretch_width")
+        self.places = pn.pane.HTML("", name="places", visible=False, sizing_mode="stretch_width")
+        self.table = pn.pane.HTML("", name="table", sizing_mode="stretch_width")
+        self.bars_key = pn.pane.HTML("", name="bars_key", width=230, margin=(0, 5))
+        self.glance = GlancePanes(s.lang)  # the timeline's key, the ops table, accessible names
+        self.memory_readout = pn.pane.HTML("", name="memory_readout", sizing_mode="stretch_width")
+        self.memory_key = pn.pane.HTML("", name="memory_key", sizing_mode="stretch_width")
+        # The memory figure joins the page with the first model (its fifty-odd Bokeh
+        # models would slow every first view down).
+        self.memory_row = pn.FlexBox(flex_wrap="wrap", gap="0 8px", sizing_mode="stretch_width", name="memory_row")
+        self.controls = Controls(s, s.edit_schedule)
+        self.url = UrlSync(s)
+        self.deferred = Deferred(self.refresh_later, run or run_cached)
+        self.window: tuple[float, float] | None = None  # the timeline's zoom, None at the full view
+        self.lines: dict = {}  # the over-time lines at every vertex (columns.figure_view's "lines")
+        self.cursor_steps: dict | None = None  # the play cursor's columns, due with the deferred refresh
+        s.param.watch(self.draw, "revision")
+        self.draw()
+        self.figures.timeline.on_change("inner_width", lambda attr, old, new: self.relevel(self.window))
+        for fig in (self.figures.timeline, self.figures.over_time):  # they share the time axis
+            fig.on_event(RangesUpdate, self._on_zoom)
+
+    # -- at each change ---------------------------------------------------------------------
+
+    def draw(self, *_) -> None:
+        """Show the session's change: the notice at once; the figures and readouts
+        if there is a result to draw; then the deferred refresh."""
+        s = self.session
+        lang, res, state = s.lang, s.shown, s.state()
+        mem = s.memory if isinstance(s.memory, Memory) else None
+        with pn.io.hold():
+            self.show_notice(lang)
+            if res is not None:
+                self.window = None  # the view's x_range opens at the full view
+                view = columns.figure_view(res, s.unit, lang, self.label_px(state), mem, s.over_time_unit)
+                self.figures.apply(view)
+                self.lines = view["lines"]  # what a zoom thins again
+                tv = teach.figure_view(res, state, lang)
+                self._defer_cursor_steps(tv["sources"].pop("cursor_steps"))
+                self.figures.apply(tv)  # after: it sets the projector's sizes
+                html = readouts.readout_html(readouts.readout_values(res), lang)
+                # The projector's larger readout (a class inside the pane: its CSS cannot reach in from outside).
+                self.readout.object = f'<div class="pv-projector">{html}</div>' if state["projector"] else html
+                self.closing.object = closing.closing_html(closing.closing_values(res), lang)
+                self.closing.visible = bool(self.closing.object)
+                self.glance.drawn(res, lang)
+                self.memory_readout.object = memory_view.memory_html(memory_view.memory_values(s.memory), lang)
+                self.memory_readout.visible = self.memory_key.visible = s.memory is not None
+                if s.memory is not None and not self.memory_row.objects:
+                    self.memory_row.objects = [
+                        pn.Column(self.figures.memory, sizing_mode="stretch_width", **flex("1 1 420px")),
+                        pn.Column(self.memory_key, width=240, **flex("0 0 240px")),
+                    ]
+            self.controls.follow(state)
+        self.deferred.changed()
+
+    def _defer_cursor_steps(self, steps: dict) -> None:
+        """The play cursor's step functions go out with the deferred refresh: at the
+        sliders' ends they are a megabyte, read only once the cursor leaves the end,
+        where every change puts it. Until they arrive the source is empty, which
+        keeps the cursor hidden (static/teach_models.js `showCursor`): never a stale count."""
+        if self.figures.holds("cursor_steps", steps):
+            return
+        self.cursor_steps = steps
+        self.figures.set_source("cursor_steps", {k: v[:0] for k, v in steps.items()})
+
+    def refresh_later(self, run: Callable[[Config], Result]) -> None:
+        """The deferred refresh: the comparison table, the bars' key, the placements,
+        the sweep, the cursor's steps and the URL. `run` runs the table's and the
+        placements' engine (a slice's, served/deferred.py)."""
+        if self.url.ready and not compat.has_viewer():  # the page loaded, and its browser has gone since
+            return
+        s = self.session
+        res, lang = s.result, s.lang
+        if res is not None:
+            table, places = s.table_rows(run), s.places_rows(run)
+            with pn.io.hold():
+                if self.cursor_steps is not None:
+                    self.figures.set_source("cursor_steps", self.cursor_steps)
+                    self.cursor_steps = None
+                self.table.object = readouts.table_html(table, lang)
+                self.bars_key.object = readouts.bars_key_html(res.order.has_w, lang, res.balance is not None)
+                self.places.object = closing.placements_html(places, lang)
+                self.places.visible = bool(self.places.object)
+                self.figures.apply(sweep.figure_view(sweep.cached_values(res.config), res.config, lang))
+                self.memory_key.object = memory_view.memory_key_html(lang)
+        self.url.write()
+
+    def show_notice(self, lang: str) -> None:
+        """What is not valid or cannot finish (a warning) and what the rules adjusted
+        (notes), as plain text."""
+        s = self.session
+        lines = []
+        if s.problem is not None:
+            shown = s.result.config if s.result else None
+            lines.append(fill("notice.invalid", lang, why=s.problem,
+                              shown=describe(shown, lang) if shown else template("notice.nothing", lang)))
+        deadlock = getattr(s.shown, "deadlock", None)
+        if deadlock is not None:  # drawn: the ops that ran, and the stuck ones
+            lines.append(deadlock.text(lang))
+        lines += [n.text(lang) for n in s.notes]
+        self.notice_lines = lines
+        kind = "warning" if s.problem is not None or deadlock is not None else "info"
+        self.notice.object = (
+            f'<div class="pv-notice pv-{kind}" role="status">' + "".join(f"<p>{escape(x)}</p>" for x in lines) + "</div>"
+        )
+        self.notice.visible = bool(lines)
+
+    # -- zoom and resize ----------------------------------------------------------------------
+
+    def _on_zoom(self, event) -> None:
+        """A pan or zoom ended: level the timeline again for what is visible (view/lod.py)."""
+        if event.x0 is not None and event.x1 is not None:
+            self.relevel((float(event.x0), float(event.x1)))
+
+    def relevel(self, window) -> None:
+        res = self.session.result
+        if res is None:
+            return
+        px = self.label_px()
+        self.window = window
+        with pn.io.hold():
+            boxes = columns.ops(res, px, window)
+            self.figures.set_source("ops", boxes)
+            self.figures.set_source("fb_halves", columns.fb_halves(res, boxes))
+            self.figures.relabel(columns.labels(res, px, window))
+            self.figures.set_source("bubbles", columns.bubbles(res, px, window))
+            for name, data in columns.over_time_lines(self.lines, px, window or columns.full_window(res)).items():
+                self.figures.set_source(name, data)
+
+    def label_px(self, state: dict | None = None) -> float:
+        """The width the micro-batch labels are fitted to (narrower when the projector enlarges them)."""
+        return self.figures.label_px() / teach.label_scale(self.session.state() if state is None else state)
+
+    # -- layout -------------------------------------------------------------------------------
+
+    def __panel__(self):
+        return self.layout()
+
+    def layout(self):
+        """Controls first (in reading and tab order), then the charts: side by side
+        where there is room, the controls above the charts where there is not, as the
+        page does (render/style.PAGE_CSS). The timeline and the lines over time share
+        one column, so their time axes keep one width; the bars wrap below them on a
+        narrow screen."""
+        s = self.session
+        # One Bokeh column: Bokeh lines up the two time axes (same left border).
+        # The play controls between them, as on the page (render/teach.py).
+        time_charts = pn.pane.Bokeh(bk_column(self.figures.timeline, self.figures.play_controls, self.figures.over_time,
+                                              sizing_mode="stretch_width"), sizing_mode="stretch_width")
+        charts = pn.Column(time_charts, self.glance.lines_key, sizing_mode="stretch_width", **flex("1 1 420px"))
+        bars = pn.Column(self.figures.inflight, self.bars_key, width=240, **flex("0 0 240px"))
+        table_title = pn.pane.HTML(pn.bind(lambda lang: f"<h3>{escape(template('table.title', lang))}</h3>", s.param.lang),
+                                   margin=(10, 10, 0, 10))
+        main = pn.Column(
+            self.notice,
+            self.readout,
+            self.closing,
+            self.glance.legend,
+            pn.FlexBox(charts, bars, flex_wrap="wrap", gap="0 8px", sizing_mode="stretch_width"),
+            self.places,
+            self.glance.ops_card,
+            self.memory_readout,
+            self.memory_row,
+            table_title,
+            self.table,
+            # The sweep: the V chart beside the m chart where there is room, below it where there is not.
+            pn.FlexBox(pn.pane.Bokeh(self.figures.sweep_m, sizing_mode="stretch_width", **flex("1 1 320px")),
+                       pn.pane.Bokeh(self.figures.sweep_v, width=SWEEP_V_WIDTH, **flex(f"0 0 {SWEEP_V_WIDTH}px")),
+                       flex_wrap="wrap", gap="0 8px", sizing_mode="stretch_width"),
+            sizing_mode="stretch_width", **flex("1 1 460px"),
+        )
+        controls = pn.Column(pn.bind(self.controls.column, s.param.lang), self.glance.a11y,
+                             sizing_mode="stretch_width", **flex("0 1 300px", **{"min-width": "240px"}))
+        return pn.FlexBox(controls, main, flex_wrap="wrap", gap="8px 16px", sizing_mode="stretch_width")
+
+
+def flex(basis: str, **styles) -> dict:
+    """A flex item's styles: its basis, and allowed to shrink below its content."""
+    return dict(styles={"flex": basis, "min-width": "0", **styles})
+
+
+def describe(cfg: Config, lang: str) -> str:
+    name = template(f"sched.{CUSTOM}.title", lang) if cfg.schedule == CUSTOM else cfg.schedule
+    return fill("notice.config", lang, name=name, P=cfg.P, m=cfg.m, V=cfg.V)

@@ -1,0 +1,73 @@
+"""pipeviz/compat.py: every reach into Bokeh's and Panel's internals applies to the
+pinned versions only, and each internal is still where its patch expects it there."""
+
+from __future__ import annotations
+
+import inspect
+import logging
+import re
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from pipeviz import compat
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_the_tested_versions_are_the_pinned_ones():
+    pins = dict(re.findall(r"^(bokeh|panel)==(\S+)", (ROOT / "requirements.txt").read_text(), flags=re.M))
+    deps = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
+    assert pins == compat.TESTED
+    assert {f"{k}=={v}" for k, v in compat.TESTED.items()} <= set(deps)  # pip install . gets exactly these
+    assert compat.tested("bokeh") and compat.tested("panel")  # this environment is the tested one
+
+
+def test_each_internal_is_where_its_patch_expects_it():
+    from bokeh.core import serialization
+    from bokeh.document import Document
+    from bokeh.server.contexts import BokehSessionContext
+    from bokeh.server.tornado import BokehTornado
+    from bokeh.server.views.ws import WSHandler
+    from panel.io import document, location
+    from panel.reactive import Syncable
+
+    assert callable(location.parse_query)  # raw_location_query
+    source = inspect.getsource(Syncable._server_change)  # prompt
+    assert "self._priority_changes" in source and "self._debounce" in source
+    assert isinstance(Document()._template_variables, dict)  # local_resources
+    assert "_session" in inspect.getsource(BokehSessionContext.__init__)  # has_viewer
+    assert callable(serialization.Serializer._encode_bytes) and hasattr(serialization.Buffer, "to_base64")
+    assert "asyncio.sleep(0.01)" in inspect.getsource(document._dispatch_msgs)  # prompt_patches
+    assert hasattr(document._WRITE_MSGS, "get")  # a (weak) mapping of documents to their pending messages
+    assert callable(WSHandler.on_close) and inspect.iscoroutinefunction(WSHandler._handle)  # guard_closed_sessions
+    assert callable(BokehTornado.find_handler) and callable(BokehTornado.get_handler_delegate)  # refuse_hosts
+
+
+def test_an_untested_version_leaves_the_patches_out(monkeypatch, caplog):
+    import panel as pn
+
+    monkeypatch.setattr(compat, "version", lambda lib: "0.0.1")
+    monkeypatch.setattr(compat, "_refused", set())
+    with caplog.at_level(logging.WARNING, logger="pipeviz.compat"):
+        assert compat.prompt(pn.widgets.IntSlider) is pn.widgets.IntSlider
+        compat.prompt(pn.widgets.FloatSlider)
+    assert [r.getMessage() for r in caplog.records] == [
+        "pipeviz: panel 0.0.1 is not the tested 1.9.4; prompt is left out"]  # once per patch
+    assert compat.has_viewer()  # no session here; with an untested Bokeh every session counts as viewed
+
+
+@pytest.mark.parametrize("name", ["raw_location_query", "inline_small_buffers", "prompt_patches", "guard_closed_sessions"])
+def test_each_patch_applies_once(name):
+    getattr(compat, name)()
+    getattr(compat, name)()  # a second call finds its own patch and leaves it
+    from bokeh.core import serialization
+    from bokeh.server.views.ws import WSHandler
+    from panel.io import document, location
+
+    patched = {"raw_location_query": location.parse_query, "inline_small_buffers": serialization.Serializer._encode_bytes,
+               "prompt_patches": document._dispatch_msgs, "guard_closed_sessions": WSHandler.on_close}[name]
+    assert patched._pipeviz
+    if name == "raw_location_query":
+        assert patched("?P=%C2%B2&x=[1,2]") == {"P": "²", "x": "[1,2]"}  # strings, nothing evaluated
