@@ -1,4 +1,4 @@
-"""Every schedule side by side at one P and m (SPEC.md "Comparing schedules").
+"""Every schedule side by side at one P and m (docs/interfaces.md, "Comparing schedules").
 
 One row per schedule and each V it accepts (its own V where fixed, else 1..MAX_V),
 each row the numbers `export` gives that schedule with the same costs and model:
@@ -164,7 +164,7 @@ def sort_key(row: Row) -> tuple:
 
 
 def render(comparison: Comparison, fmt: str) -> str:
-    """The comparison as `fmt`: json (SPEC.md's {"rows", "refused"}), csv (one line per
+    """The comparison as `fmt`: json ({"rows", "refused"}, docs/interfaces.md), csv (one line per
     row, then one per refused schedule with its reason) or text (a table)."""
     if fmt == "json":
         import json

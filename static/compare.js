@@ -1,4 +1,4 @@
-/* Every schedule side by side at one P and m (SPEC.md "Comparing schedules").
+/* Every schedule side by side at one P and m (docs/interfaces.md, "Comparing schedules").
  * Twin of pipeviz/compare.py, held to it by tests/test_compare_parity.py.
  *
  * One row per schedule and each V it accepts (its own V where fixed, else 1..maxV):

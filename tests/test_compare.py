@@ -1,4 +1,4 @@
-"""`pipeviz compare` (SPEC.md "Comparing schedules"): every row equals `export` of its
+"""`pipeviz compare` (docs/interfaces.md, "Comparing schedules"): every row equals `export` of its
 schedule with the same flags, the Pareto marks and the order are what they say, and
 bad flags exit 2 with one line."""
 

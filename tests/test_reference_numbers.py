@@ -136,7 +136,7 @@ def test_comm_makes_simulation_differ_and_says_why():
 
 
 def test_v_half_and_v_min_peaks_p8_m16():
-    """SPEC.md: peaks in flight (chunks, counted until W) at P=8, m=16."""
+    """Peaks in flight (chunks, counted until W) at P=8, m=16 (docs/model.md's reference numbers)."""
     assert run(Config("v-half", P=8, m=16, V=2)).metrics.peak_chunks.tolist() == [10] * 8
     assert run(Config("v-min", P=8, m=16, V=2)).metrics.peak_chunks.tolist() == [7] + [8] * 7
 

@@ -9,7 +9,7 @@ the deferred W's then fill the cool-down. Rank r runs three phases:
   Step 2: steady      the greedy rule below picks each op, up to rank r's last B
   Step 3: cool-down   c_r = max(1, min(2r+1, m-2(P-1-r)))  W's still pending, oldest first
 
-The paper draws ZB-H2 by hand; SPEC.md ("Zero Bubble orders") fixes it as the output
+The paper draws ZB-H2 by hand; pipeviz (docs/model.md, "zb-h2") fixes it as the output
 of the paper's greedy rule, run at unit costs and then timed with the user's costs by
 the one simulator. Steps 1 and 3 are what the rule does there, in closed form
 (tests/test_orders.py holds them to the rule for every P in 1..32 and m up to 128);
