@@ -1,4 +1,4 @@
-"""Command line: `python -m pipeviz export | show | page`.
+"""Command line: `python -m pipeviz export | show | compare | page | figure`.
 
 Invalid input exits with status 2 and one line on stderr saying what is wrong and what
 would be valid; never a traceback.
@@ -88,22 +88,17 @@ def _add_config_args(p: argparse.ArgumentParser, model: bool = True) -> None:
                    help="pipeline ranks, one GPU each (default 4; with --order, the order's line count, "
                         "which -P must match)")
     p.add_argument("-m", type=_whole("m"), default=None, help="micro-batches per iteration (default 8)")
+    fixed = {}
+    for name, spec in registry.SCHEDULES.items():
+        fixed.setdefault(spec.fixed_V, []).append(name)
+    v_help = "; ".join(f"{V} for {', '.join(names)}" for V, names in fixed.items() if V is not None)
     p.add_argument("-V", type=_whole("V"), default=None,
-                   help="model chunks per rank: 1 for gpipe, 1f1b, zb-h1, zb-h2; 2 for zb-v and dualpipe-v; any for "
-                        "interleaved (default: the schedule's own, 2 for interleaved)")
+                   help=f"model chunks per rank: {v_help}; any for {', '.join(fixed.get(None, []))} "
+                        "(default: the schedule's own, else 2)")
     p.add_argument("-G", "--group-size", dest="G", type=_whole("G"), default=None,
                    help="interleaved only: micro-batches per group (default P, or PyTorch's rule "
                         "when P does not divide m; Megatron-core's limits apply)")
-    p.add_argument("--tf", type=_cost("tf"), default=None,
-                   help="forward cost of a rank's whole share of the model (default 1)")
-    p.add_argument("--tb", type=_cost("tb"), default=None,
-                   help="input-gradient backward (B) cost, same units (default 1)")
-    p.add_argument("--tw", type=_cost("tw"), default=None,
-                   help="weight-gradient backward (W) cost; an unsplit backward costs tb+tw (default 1)")
-    p.add_argument("--comm", type=_cost("comm"), default=None,
-                   help="latency added to every dependency between ranks (default 0)")
-    p.add_argument("--tfb", type=_cost("tfb"), default=None,
-                   help="an overlapped F&B op (DualPipe), same units (default tf+tb+tw: no overlap gain)")
+    _add_cost_args(p)
     enc = p.add_argument_group("encoder", "independent work beside the pipeline, e.g. a vision encoder "
                                           "(adds EF and EB ops; docs/model.md: Independent work in the bubbles)")
     enc.add_argument("--encoder-f", dest="encoder_f", type=_cost("encoder-f"), default=None, metavar="E",
@@ -120,6 +115,21 @@ def _add_config_args(p: argparse.ArgumentParser, model: bool = True) -> None:
                         "(adds peak_resident_* and balance_transfers to the metrics; the timeline is unchanged)")
     if model:
         _add_model_args(p)
+
+
+def _add_cost_args(p: argparse.ArgumentParser) -> None:
+    # None when not given: a profiled step (--trace) brings its own costs, and a flag
+    # given beside it is refused rather than ignored.
+    p.add_argument("--tf", type=_cost("tf"), default=None,
+                   help="forward cost of a rank's whole share of the model (default 1)")
+    p.add_argument("--tb", type=_cost("tb"), default=None,
+                   help="input-gradient backward (B) cost, same units (default 1)")
+    p.add_argument("--tw", type=_cost("tw"), default=None,
+                   help="weight-gradient backward (W) cost; an unsplit backward costs tb+tw (default 1)")
+    p.add_argument("--comm", type=_cost("comm"), default=None,
+                   help="latency added to every dependency between ranks (default 0)")
+    p.add_argument("--tfb", type=_cost("tfb"), default=None,
+                   help="an overlapped F&B op (DualPipe), same units (default tf+tb+tw: no overlap gain)")
 
 
 def _encoder(args: argparse.Namespace) -> Encoder | None:
@@ -479,6 +489,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--width", type=_whole_in("width", 20, MAX_TEXT_WIDTH), default=120,
                    help=f"timeline width in columns, 20..{MAX_TEXT_WIDTH} (default 120)")
 
+    _add_compare_parser(sub)
+
     p = sub.add_parser("page", help="write the explorer as one self-contained HTML file (no server)",
                        description="Write the interactive explorer as one HTML file with inline Bokeh and the "
                                    "engine in JavaScript: no server, no network. The flags set the view it opens "
@@ -491,6 +503,40 @@ def build_parser() -> argparse.ArgumentParser:
                         "in the URL overrides it")
     _add_figure_parser(sub)
     return parser
+
+
+def _add_compare_parser(sub) -> None:
+    from .compare import FORMATS, MAX_V
+
+    p = sub.add_parser("compare", help="every schedule at one P and m: makespan, bubble, peak memory, Pareto front",
+                       description="One row per schedule and each V it accepts (its own V, or 1.."
+                                   f"{MAX_V}), each the numbers export gives it with the same flags, sorted "
+                                   "by makespan with those that fit the HBM first (with --model); pareto marks "
+                                   "the rows no other row beats on both makespan and peak memory (GiB with "
+                                   "--model, else micro-batches). Schedules that refuse P and m are listed with "
+                                   "their reason.")
+    p.add_argument("-P", type=_whole("P"), default=4, help="pipeline ranks, one GPU each (default 4)")
+    p.add_argument("-m", type=_whole("m"), default=8, help="micro-batches per iteration (default 8)")
+    _add_cost_args(p)
+    _add_model_args(p)
+    p.add_argument("--format", "-f", choices=FORMATS, default="json", help="output format (default json)")
+    p.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of standard output")
+
+
+def _compare(args: argparse.Namespace) -> str:
+    from .compare import compare, render
+
+    weights = None
+    if args.stage_weights is not None:
+        from .stages import parse_weights
+
+        weights = parse_weights(args.stage_weights)
+    model = _model(args)
+    result = compare(args.P, args.m, _costs(args), model, args.hbm, weights, args.equal_stages)
+    if not result.rows:
+        first = result.refused[0]
+        raise ConfigError("compare.none", P=args.P, m=args.m, first=first.reason)
+    return render(result, args.format)
 
 
 def _add_figure_parser(sub) -> None:
@@ -545,6 +591,8 @@ def _dispatch(args: argparse.Namespace) -> int:
 
         res = _run(args, SHOW_MAX_OPS)
         _write(show(res, args.width, memory=_memory(res, args)), None)
+    elif args.command == "compare":
+        _write(_compare(args), args.output)
     elif args.command == "figure":
         from .figure import check, write
 

@@ -33,6 +33,13 @@ class ClosedForm:
     # A bubble its authors state as idle time (DeepSeek's for DualPipe-V), shown as
     # theirs beside the simulated idle of every rank; None for most schedules.
     authors: AuthorsBubble | None = None
+    # Whose order this is, where it is not the one the schedule's summary names
+    # (interleaved below m = P runs PyTorch's, which Megatron-core refuses); shown
+    # with the readout. None for most configurations.
+    source: Msg | None = None
+    # The peak is the order's exactly (False: an estimate, e.g. the authors' for a
+    # schedule whose order comes from a greedy pass; the caveat says so).
+    peak_exact: bool = True
 
 
 @dataclass(frozen=True, eq=False)

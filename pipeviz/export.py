@@ -99,6 +99,8 @@ def to_dict(res: Result, memory=None) -> dict:
         "bubble_theory_exact": th.bubble_exact if th else None,
         "bubble_agrees": res.bubble_agrees if th else None,
         "theory_caveat": (th.caveat.text() if th.caveat else "") if th else None,
+        # Whose order it is, where it is not the one the schedule's title names.
+        "order_source": (th.source.text() if th.source else "") if th else None,
         "p2p_article_per_microbatch": mt.p2p_article,
         "steady_bubble_fraction_theory": float(th.steady_bubble) if th else None,
         "peak_inflight_chunks_theory": th.peak_chunks.tolist() if th else None,

@@ -60,7 +60,7 @@ from bokeh.models import (
 )
 from bokeh.resources import Resources
 
-from . import compat, custom, memory, stages, static, text, trace
+from . import compare, compat, custom, memory, stages, static, text, trace
 from .closed_form import FILL_DRAIN_FORMULAS
 from .config import MAX_OPS, Config
 from .costs import COST_MAX, COST_MIN, MAY_BE_ZERO
@@ -81,9 +81,12 @@ from .view.state import ENGINE_FIELDS, LATER_MS
 # The teaching toggles (view/teach.py's fields), shown as Bokeh toggles named after them.
 TOGGLES = ("critical", "projector")
 # In the order the page loads them: each may use those before it.
-SCRIPTS = ("text.js", "engine.js", "memory.js", "custom.js", "trace.js", "encoder.js", "balance.js", "causes.js",
-           "fields.js", "memory_view.js", "state.js", "columns.js", "readouts.js", "closing.js", "glance.js",
-           "compat.js", "a11y.js", "teach_models.js", "teach.js", "sweep.js", "explorer.js")
+# The engine (text.js, engine.js and what schedules share, building_blocks.js) loads
+# before the schedules' twins (schedule_scripts), the rest after them.
+ENGINE_SCRIPTS = ("text.js", "engine.js", "building_blocks.js")
+SCRIPTS = ("memory.js", "compare.js", "custom.js", "trace.js", "encoder.js", "balance.js", "causes.js", "fields.js",
+           "memory_view.js", "state.js", "columns.js", "readouts.js", "closing.js", "glance.js", "compat.js", "a11y.js",
+           "teach_models.js", "teach.js", "sweep.js", "explorer.js")
 
 
 def read_static(name: str) -> str:
@@ -108,6 +111,7 @@ def page_data() -> dict:
                    "costNames": list(COST_NAMES), "mayBeZero": list(MAY_BE_ZERO),
                    "weights": {"min": stages.WEIGHT_MIN, "max": stages.WEIGHT_MAX, "maxShown": stages.MAX_SHOWN}},
         "memory": memory.as_data(),
+        "compare": compare.as_data(),
         "schedules": [spec.as_data() for spec in SCHEDULES.values()],
         "fields": [f.as_data() for f in FIELDS.values()],
         "presets": {name: p.values for name, p in PRESETS.items()},
@@ -183,7 +187,7 @@ def lean(code: str) -> str:
 
 def script_names() -> list[str]:
     """The page's scripts in load order: each may use those before it."""
-    return [*SCRIPTS[:2], *schedule_scripts(), *SCRIPTS[2:]]
+    return [*ENGINE_SCRIPTS, *schedule_scripts(), *SCRIPTS]
 
 
 def scripts() -> str:

@@ -112,6 +112,8 @@ def metrics_text(res: Result) -> list[str]:
         )
     if th is not None and th.authors is not None:
         lines.append(authors_line(res))
+    if th is not None and th.source is not None:
+        lines.append(f"order               {th.source.text()}")
     lines.append(f"p2p per micro-batch {mt.p2p_article} (the article's count), {mt.p2p_per_microbatch} sends between ranks")
     if res.encoder is not None:
         e, s = res.encoder, res.encoder.settings

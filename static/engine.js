@@ -1024,7 +1024,8 @@
       bubble: o.bubble, bubbleFormula: o.bubbleFormula, bubbleExact: o.bubbleExact, caveat: o.caveat,
       steadyBubble: o.steadyBubble, steadyExact: o.steadyExact, peakChunks: o.peakChunks,
       peakAwaitingB: o.peakAwaitingB || null, peakAwaitingW: o.peakAwaitingW || null,
-      p2pPerMicrobatch: o.p2pPerMicrobatch, authors: o.authors || null,
+      p2pPerMicrobatch: o.p2pPerMicrobatch, authors: o.authors || null, source: o.source || null,
+      peakExact: o.peakExact === undefined ? true : o.peakExact,
     };
   }
 

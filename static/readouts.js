@@ -95,6 +95,7 @@
       // unequal stages or comm: the bubble's parts (an order of one's own's too, if it ran)
       parts: partsValues(res),
       authors: authorsValues(res),
+      source: th !== null ? th.source : null,
     };
   }
 
@@ -136,9 +137,14 @@
     return compose('readout', {
       bubble: T.fill('ro.bubble', lang, { sim: v.sim, closed: v.closed }, true),
       verdict: verdict + partsHtml(v.parts, lang),
-      authors: authorsHtml(v.authors, lang),
+      authors: authorsHtml(v.authors, lang) + sourceHtml(v.source, lang),
       summary: summaryHtml(v, lang),
     });
+  }
+
+  // Whose order is shown, where it is not the one the schedule's summary names.
+  function sourceHtml(source, lang) {
+    return source === null ? '' : compose('source', { text: T.html(source, lang) });
   }
 
   // What the in-flight bars show, under them (after balancing: resident, and the

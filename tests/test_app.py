@@ -6,7 +6,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from pipeviz import Config, Costs, run
+from pipeviz import NAMES, Config, Costs, run
 from pipeviz.served import Explorer
 from pipeviz.view import teach
 from pipeviz.view.palette import MAX_CHUNKS
@@ -116,14 +116,15 @@ def test_gpipe_keeps_v_one(app):
     assert app.session.V == 1 and "V stays 1" in app.notice.object
 
 
-def test_interleaved_m_snaps_to_what_megatron_accepts(app):
+def test_interleaved_below_p_shows_pytorchs_order_and_says_so(app):
     app.session.param.update(schedule="interleaved", V=2)
-    app.session.m = 3  # below P = 4
-    assert app.session.m == 4
-    assert "Megatron&#x27;s interleaved order needs at least P micro-batches" in app.notice.object
-    assert "m set to 4" in app.notice.object
-    res = run(Config("interleaved", 4, 4, 2))
+    app.session.m = 3  # below P = 4: Megatron-core refuses, PyTorch runs one round
+    assert app.session.m == 3
+    assert "PyTorch&#x27;s order (ScheduleInterleaved1F1B: one round of all m = 3 micro-batches)" in app.readout.object
+    res = run(Config("interleaved", 4, 3, 2))
     assert np.array_equal(app.figures.sources["ops"].data["right"], res.timeline.end)
+    app.session.m = 4
+    assert "PyTorch" not in app.readout.object
 
 
 def test_notes_go_at_the_next_change(app):
@@ -389,9 +390,9 @@ def test_the_deferred_table_runs_the_engine_a_run_per_tick_and_stops_for_a_newer
     while doc.queue:
         doc.queue.pop()()
         slices += 1
-    # 7 schedules and 3 placements: 1f1b's row is its own placement, dualpipe-v's an
-    # error (m < 2P): 9 runs, one per slice, and a last slice that finds them all.
-    assert slices == 10
+    # A run per schedule and 3 placements, less one (1f1b's row is its own placement),
+    # one per slice, and a last slice that finds them all.
+    assert slices == len(NAMES) + 3
     assert app.table.object == whole.table.object and app.places.object == whole.places.object
 
     app.deferred.generation += 1  # a change: what _later counts

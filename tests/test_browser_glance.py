@@ -223,33 +223,35 @@ def test_fits_the_readmes_iframe(page, explorer, errors, tmp_path):
     assert errors == []
 
 
-# -- 4. m on interleaved: the slider shows the m the chart uses --------------------------------------
+# -- 4. m on DualPipe-V: the slider shows the m the chart uses --------------------------------------
 
 
-def agreed(page, P: int, V: int, m: int):
-    """Wait until the chart shows m (its ops) and the m slider's handle says m."""
-    page.wait_for_function(f"([n]) => ({MODEL})('ops').data.left.length === n", arg=[2 * P * V * m])
+def agreed(page, P: int, m: int):
+    """Wait until the chart shows DualPipe-V at (P, m) (its ops) and the m slider's handle says m."""
+    n = run(Config("dualpipe-v", P, m, 2)).order.n_ops
+    page.wait_for_function(f"([n]) => ({MODEL})('ops').data.left.length === n", arg=[n])
     expect(handle(page, 1)).to_have_attribute("aria-valuenow", re.compile(rf"^{m}(\.0+)?$"))
-    assert n_ops(page) == 2 * P * V * m
+    assert n_ops(page) == n
 
 
 def test_the_m_slider_offers_what_the_order_accepts_and_never_disagrees_with_the_chart(page, explorer, errors):
-    """Megatron's interleaved order needs m >= P: the slider starts at P (it offers no
-    value the order refuses), and where P moves past m, m follows with one note."""
+    """DeepSeek's DualPipe-V needs m >= 2P: the slider starts at 2P (it offers no
+    value the order refuses), and where P moves past m/2, m follows with one note.
+    (Interleaved 1F1B used to be the case here; below m = P it now shows PyTorch's order.)"""
     which, base = explorer
-    open_view(page, base, "?schedule=interleaved&P=4&m=6&V=2")
+    open_view(page, base, "?schedule=dualpipe-v&P=2&m=6&V=2")
     expect(handle(page, 1)).to_have_attribute("aria-valuemin", re.compile(r"^4(\.0+)?$"))
     for m in (5, 4, 4, 4):  # one press at a time: 5, 4, then nothing below 4
         press(page, 1, "ArrowLeft")
-        agreed(page, 4, 2, m)
+        agreed(page, 2, m)
     assert "Not valid" not in page.locator("body").inner_text()
-    press(page, 0, "ArrowRight")  # P: 4 -> 5 moves m to 5, the smallest m the order accepts
-    notice = page.locator(".pv-notice").filter(has_text="m set to 5")
+    press(page, 0, "ArrowRight")  # P: 2 -> 3 moves m to 6, the smallest m the order accepts
+    notice = page.locator(".pv-notice").filter(has_text="m set to 6")
     notice.first.wait_for()
     text = notice.first.inner_text()
-    assert text.count("m set to 5") == 1 and "Megatron" in text and "Not valid" not in text
-    agreed(page, 5, 2, 5)
-    expect(handle(page, 1)).to_have_attribute("aria-valuemin", re.compile(r"^5(\.0+)?$"))
+    assert text.count("m set to 6") == 1 and "DualPipe-V needs m >= 2P" in text and "Not valid" not in text
+    agreed(page, 3, 6)
+    expect(handle(page, 1)).to_have_attribute("aria-valuemin", re.compile(r"^6(\.0+)?$"))
     # A mouse drag to the slider's left end.
     b = handle(page, 1).bounding_box()
     page.mouse.move(b["x"] + b["width"] / 2, b["y"] + b["height"] / 2)
@@ -257,16 +259,16 @@ def test_the_m_slider_offers_what_the_order_accepts_and_never_disagrees_with_the
     for dx in range(0, 120, 10):
         page.mouse.move(b["x"] + b["width"] / 2 - dx, b["y"] + b["height"] / 2)
     page.mouse.up()
-    agreed(page, 5, 2, 5)
+    agreed(page, 3, 6)
     h = handle(page, 1)
     h.focus()
     for _ in range(4):  # a burst, as a held key sends: the slider comes to rest where the chart is
         page.keyboard.press("ArrowLeft")
-    agreed(page, 5, 2, 5)
+    agreed(page, 3, 6)
     for _ in range(3):
         page.keyboard.press("ArrowRight")
-    agreed(page, 5, 2, 8)
-    page.wait_for_function("() => /schedule=interleaved&P=5&V=2$/.test(location.href)")  # m = 8 is the default
+    agreed(page, 3, 9)
+    page.wait_for_function("() => location.href.includes('schedule=dualpipe-v&P=3&m=9&V=2')")
     assert errors == []
 
 

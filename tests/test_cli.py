@@ -84,16 +84,26 @@ def test_show_explains_disagreement():
     assert "differs: comm = 0.5" in p.stdout
 
 
+def test_interleaved_below_p_shows_pytorchs_order_and_says_whose():
+    p = cli("show", "-s", "interleaved", "-P", "4", "-m", "2", "-V", "2")
+    assert p.returncode == 0, p.stderr
+    assert "order               PyTorch's order (ScheduleInterleaved1F1B: one round of all m = 2" in p.stdout
+    d = json.loads(cli("export", "-s", "interleaved", "-P", "4", "-m", "2", "-V", "2", "--format", "json").stdout)
+    assert d["metrics"]["order_source"].startswith("PyTorch's order") and d["metrics"]["bubble_agrees"]
+    assert json.loads(cli("export", "-s", "interleaved", "-V", "2", "--format", "json").stdout)["metrics"][
+        "order_source"] == ""
+
+
 def test_help_explains_every_flag():
     p = cli("export", "--help")
     for flag in ("--schedule", "-P", "-m", "-V", "--group-size", "--tf", "--tb", "--tw", "--comm", "--format", "--output"):
         assert flag in p.stdout
-    assert "gpipe, 1f1b, interleaved, zb-h1, zb-h2, zb-v, dualpipe-v" in " ".join(p.stdout.split())
+    assert "gpipe, 1f1b, interleaved, looped-bfs, zb-h1, zb-h2, zb-v, v-half, v-min, dualpipe-v" in " ".join(p.stdout.split())
 
 
 @pytest.mark.parametrize("args,fragment", [
     (["export", "-s", "gpipe", "-V", "2"], "V must be 1"),
-    (["export", "-s", "interleaved", "-P", "4", "-m", "3", "-V", "2"], "use m >= 4, or V = 1"),
+    (["export", "-s", "interleaved", "-P", "4", "-m", "3", "-V", "2", "-G", "3"], "P <= G <= m"),
     (["export", "-s", "interleaved", "-P", "4", "-m", "9", "-V", "2", "-G", "4"], "last group of 1"),
     (["export", "-s", "zb-v", "-V", "3"], "V must be 2"),
     (["export", "-s", "dualpipe-v", "-V", "3"], "V must be 2"),

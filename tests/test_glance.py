@@ -185,9 +185,9 @@ def test_the_menu_names_the_preset_the_view_is():
 def test_the_m_slider_starts_at_the_smallest_m_the_order_accepts():
     base = defaults()
     assert m_start(base) == 1
-    assert m_start({**base, "schedule": "interleaved", "V": 2}) == 4
-    assert m_start({**base, "schedule": "interleaved", "V": 2, "P": 8}) == 8
-    assert m_start({**base, "schedule": "interleaved", "V": 1, "P": 8}) == 1  # V = 1 is 1F1B
+    assert m_start({**base, "schedule": "interleaved", "V": 2, "P": 8}) == 1  # below P: PyTorch's order
+    assert m_start({**base, "schedule": "dualpipe-v", "V": 2}) == 8  # DeepSeek's m >= 2P
+    assert m_start({**base, "schedule": "dualpipe-v", "V": 2, "P": 8}) == 16
     assert m_start({**base, "tf": -1.0}) == 1  # invalid for another reason: the field's low
 
 

@@ -287,7 +287,7 @@ def test_config_list_covers_the_brief():
     assert {r["error"]["key"] for r in results if isinstance(r, dict)} >= {
         "schedule.unknown", "schedule.fixed_v1", "schedule.fixed_v", "schedule.no_G", "schedule.too_big",
         "schedule.too_big_P", "config.whole", "config.low", "cost.number", "cost.range", "cost.range0",
-        "interleaved.m_below_P", "interleaved.G_range", "interleaved.G_last", "dualpipe-v.m_below_2P",
+        "interleaved.G_range", "interleaved.G_last", "dualpipe-v.m_below_2P",
     }
     caveats = {r.theory.caveat.key for r in results if not isinstance(r, dict) and r.theory.caveat}
     assert caveats >= {"cf.comm", "cf.uniform", "zb-h1.few_m", "zb-h1.big_w", "zb-h2.few_m", "zb-v.few_m",

@@ -1,6 +1,10 @@
 """Each generator emits the libraries' order, op for op (checked against per-op
-reference implementations in reference_orders.py)."""
+reference implementations in reference_orders.py, and against the orders the
+libraries themselves wrote, tests/data/orders/)."""
 
+import gzip
+import json
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -11,6 +15,14 @@ from pipeviz.registry import SCHEDULES
 from pipeviz.schedules.interleaved import group_size
 
 ORDERS = Path(__file__).resolve().parent / "data" / "orders"  # written by PyTorch 2.13 (docs/model.md, "Reference numbers")
+
+
+@cache
+def reference(name: str) -> dict:
+    """Orders a library wrote (tests/data/orders/make_reference.py says how): "P m V"
+    -> the order's text, or {"refused": why}."""
+    with gzip.open(ORDERS / f"{name}.json.gz", "rt", encoding="utf-8") as f:
+        return json.load(f)["orders"]
 
 
 def ranks(cfg, split_as="B"):
@@ -36,11 +48,7 @@ def test_gpipe_order(P):
 @pytest.mark.parametrize("P", range(1, 7))
 @pytest.mark.parametrize("V", range(2, 5))
 def test_interleaved_order_is_megatrons(P, V):
-    for m in range(1, 4 * P + 1):
-        if m < P:  # Megatron-core accepts no group size G < P
-            with pytest.raises(ConfigError, match="at least P micro-batches"):
-                ranks(Config("interleaved", P, m, V))
-            continue
+    for m in range(P, 4 * P + 1):  # below m = P Megatron-core runs nothing (PyTorch's order: below)
         G = ref.smallest_megatron_group(P, m)
         if m % P == 0:
             assert G == P  # Megatron's default
@@ -68,9 +76,38 @@ def test_interleaved_rejects_what_megatron_rejects(P, m, G, fragment):
         group_size(P, m, G)
 
 
-def test_interleaved_message_names_megatrons_rule():
-    with pytest.raises(ConfigError, match="Megatron's interleaved order needs at least P micro-batches"):
-        group_size(4, 3, None)
+@pytest.mark.parametrize("P", range(2, 9))
+def test_interleaved_orders_equal_pytorchs_own_wherever_pytorch_runs(P):
+    """PyTorch 2.13's ScheduleInterleaved1F1B at every m in 1..4P and V in 2..4 it
+    accepts: below m = P its one round (which Megatron-core refuses), from m = P on
+    the same order as Megatron-core's."""
+    orders, compared = reference("torch-Interleaved1F1B"), 0
+    for m in range(1, 4 * P + 1):
+        for V in range(2, 5):
+            want = orders[f"{P} {m} {V}"]
+            if isinstance(want, dict):  # PyTorch refuses m not divisible by its rounds; Megatron's order runs
+                assert "multiple of the number of rounds" in want["refused"] and m > P
+                continue
+            cfg = Config("interleaved", P, m, V)
+            assert SCHEDULES["interleaved"].generate(cfg).to_text() == want, (P, m, V)
+            source = SCHEDULES["interleaved"].closed_form(cfg).source
+            assert (source is not None and source.key == "interleaved.pytorch_order") == (m < P), (P, m, V)
+            compared += 1
+    assert compared >= 3 * (P - 1) + 3 * 3 * P // 2
+
+
+def test_interleaved_below_p_says_whose_order_it_is():
+    from pipeviz import run
+
+    res = run(Config("interleaved", 4, 2, 2))
+    assert res.theory.source.text() == ("PyTorch's order (ScheduleInterleaved1F1B: one round of all m = 2 "
+                                        "micro-batches); Megatron-core refuses m < P = 4, and from m = 4 on "
+                                        "the order is Megatron's")
+    assert res.theory.bubble_formula == "(V(P-m)+m-1)/(VP+m-1)" and str(res.theory.bubble) == "5/9"
+    assert res.bubble_agrees and res.theory.bubble_exact
+    assert run(Config("interleaved", 4, 4, 2)).theory.source is None
+    with pytest.raises(ConfigError, match="P <= G <= m"):  # a G given by hand keeps Megatron-core's limits
+        group_size(4, 2, 2)
 
 
 def test_interleaved_v1_is_1f1b():
@@ -88,6 +125,27 @@ def test_zb_h1_order(P):
 def test_zb_h2_order_is_the_greedy_rule(P):
     for m in range(1, 4 * P + 2):
         assert ranks(Config("zb-h2", P, m)) == ref.zb_h2_greedy(P, m), (P, m)
+
+
+def test_zb_h2_warmup_and_cooldown_are_what_the_rule_does():
+    """Steps 1 and 3 are closed forms of the greedy rule's first and last ops; the
+    rule's own picks (step 2) must then hold exactly the ops they leave: m - w_r F's,
+    every B, and the W's before the cool-down's c_r, in micro-batch order, for every
+    P and m the explorer accepts."""
+    import numpy as np
+
+    from pipeviz.order import F, I, W
+    from pipeviz.schedules.zb_h2 import cooldown, greedy_steady, warmup
+
+    for P in range(1, 33):
+        rank = np.arange(P)
+        for m in range(1, 129):
+            r, kind, mb = greedy_steady(P, m)
+            w, c = warmup(P, m, rank), cooldown(P, m, rank)
+            for k, first, n in [(F, w, m - w), (I, 0 * w, np.full(P, m)), (W, 0 * w, m - c)]:
+                mine = kind == k
+                assert np.array_equal(np.bincount(r[mine], minlength=P), n), (P, m, k)
+                assert np.array_equal(mb[mine] - first[r[mine]], np.concatenate([np.arange(x) for x in n])), (P, m, k)
 
 
 @pytest.mark.parametrize("P", range(1, 9))
@@ -151,3 +209,25 @@ def test_orders_too_large_to_hold_are_refused_before_any_table_is_built():
     assert tracemalloc.get_traced_memory()[1] < 50_000_000
     tracemalloc.stop()
     assert parse_order("0F0 0B0\n1F0 1B249999").m == 250_000  # 2mS = 1,000,000: not refused here
+
+
+@pytest.mark.parametrize("P", range(2, 9))
+def test_looped_bfs_orders_equal_pytorchs_own(P):
+    """PyTorch 2.13's ScheduleLoopedBFS at every m in P..4P and V in 1..4, op for op."""
+    orders = reference("torch-LoopedBFS")
+    for m in range(P, 4 * P + 1):
+        for V in range(1, 5):
+            cfg = Config("looped-bfs", P, m, V)
+            assert SCHEDULES["looped-bfs"].generate(cfg).to_text() == orders[f"{P} {m} {V}"], (P, m, V)
+
+
+@pytest.mark.parametrize("name", ["v-half", "v-min"])
+@pytest.mark.parametrize("P", range(1, 9))
+def test_v_half_and_v_min_orders_equal_sail_sgs(name, P):
+    """sail-sg's zbv_greedy.py at every m in 1..4P (its orders at unit costs), op for op:
+    the building block, the squeezes and the W's placed as the reference places them."""
+    orders = reference(f"sailsg-{name}")
+    for m in range(1, 4 * P + 1):
+        order = SCHEDULES[name].generate(Config(name, P, m, 2))
+        assert order.to_text() == orders[f"{P} {m} 2"], (name, P, m)
+        assert order.stage_to_rank.tolist() == [*range(P), *reversed(range(P))]

@@ -14,7 +14,7 @@ import sys
 import pytest
 from browser import screenshot
 
-from pipeviz import Config, Costs, run
+from pipeviz import NAMES, Config, Costs, run
 from pipeviz.page import widget_texts
 from pipeviz.render.figures import SOURCES, Figures
 from pipeviz.served import Explorer
@@ -232,9 +232,9 @@ def test_the_deferred_table_runs_the_engine_a_run_per_task_and_follows_a_change_
     settled(page)
     slices = page.evaluate("__slices")
     gen = slices[0][0]
-    # Every slice but the last ran one (7 schedules, 3 placements: 1f1b's row is its own
-    # placement, dualpipe-v's an error), each kept for the next slices.
-    assert slices == [[gen, k] for k in range(len(slices))] and len(slices) == 10
+    # Every slice but the last ran one (a run per schedule and 3 placements, less one:
+    # 1f1b's row is its own placement), each kept for the next slices.
+    assert slices == [[gen, k] for k in range(len(slices))] and len(slices) == len(NAMES) + 3
     st = state(page)
     app = Explorer()
     app.session.update({k: st[k] for k in ("m", "encoder")})
@@ -255,7 +255,7 @@ def test_the_deferred_table_runs_the_engine_a_run_per_task_and_follows_a_change_
     first, second = slices[0][0], slices[-1][0]
     assert second > first
     assert [s for s in slices if s[0] == first] == [[first, k] for k in range(4)]  # the fourth returns at once
-    assert [s for s in slices if s[0] == second] == [[second, k] for k in range(10)]
+    assert [s for s in slices if s[0] == second] == [[second, k] for k in range(len(NAMES) + 3)]
     app.session.update({"m": 11})
     assert state(page)["m"] == 11
     assert written(page, "pv-readout") == app.readout.object
@@ -323,10 +323,10 @@ def test_the_fragment_follows_and_a_retargeted_fragment_is_followed(page, page_f
 URL_CASES = [
     ("?P=abc&m=1000&schedule=nope&foo=1", ""),
     ("?schedule=1f1b&V=3", ""),
-    ("?schedule=interleaved&V=2&m=3", ""),
+    ("?schedule=dualpipe-v&m=3", ""),
     ("?schedule=zb-v", ""),
     ("?tf=0&comm=-5&tw=1e9&tb=1_000", ""),
-    ("?P=1e1&m=%20%207&V=2.0&schedule=interleaved", ""),
+    ("?P=1e1&m=%20%207&V=2.0&schedule=dualpipe-v", ""),
     ("?__proto__=1&constructor=2&toString=3&P=²&m=①&tb=٣", "#schedule=<b>x</b>&m=" + "9" * 4301),
     ("?preset=gpt&P=3", "#preset=nope&lang=zh"),
     ("", "#schedule=interleaved&V=1&P=3&m=%F0%9F%98%80"),

@@ -37,8 +37,7 @@ def configs(draw):
         run(cfg)
     except ConfigError as e:
         # Invalid combinations are refused with a message that says what is valid.
-        assert e.msg.key in ("schedule.fixed_v1", "schedule.fixed_v", "interleaved.m_below_P",
-                             "dualpipe-v.m_below_2P"), e
+        assert e.msg.key in ("schedule.fixed_v1", "schedule.fixed_v", "dualpipe-v.m_below_2P"), e
         assume(False)
     return cfg
 
@@ -114,8 +113,10 @@ def test_simulation_equals_closed_form_where_exact(cfg):
         assert th.caveat  # a reason is always given
     if th.steady_exact:
         assert res.steady_agrees, (res.metrics.steady_bubble_fraction, float(th.steady_bubble))
-    # Peak in-flight depends only on the order, so its closed form holds at any costs.
-    assert res.metrics.peak_chunks.tolist() == th.peak_chunks.tolist()
+    # Peak in-flight depends only on the order, so its closed form holds at any costs
+    # (where it is the order's exactly, not an estimate such as V-Half's and V-Min's).
+    if th.peak_exact:
+        assert res.metrics.peak_chunks.tolist() == th.peak_chunks.tolist()
     if th.peak_awaiting_b is not None:
         assert res.metrics.peak_awaiting_b.tolist() == th.peak_awaiting_b.tolist()
         assert res.metrics.peak_awaiting_w.tolist() == th.peak_awaiting_w.tolist()

@@ -133,3 +133,29 @@ def test_comm_makes_simulation_differ_and_says_why():
     assert res.metrics.makespan > 33 and res.metrics.busy.tolist() == [24] * 4
     # One micro-batch crosses P-1 boundaries forward and back: 2(P-1) comm on its path.
     assert run(Config("1f1b", P=2, m=1, costs=Costs(comm=0.5))).metrics.makespan == 6 + 2 * 0.5
+
+
+def test_v_half_and_v_min_peaks_p8_m16():
+    """Peaks in flight (chunks, counted until W) at P=8, m=16 (docs/model.md's reference numbers)."""
+    assert run(Config("v-half", P=8, m=16, V=2)).metrics.peak_chunks.tolist() == [10] * 8
+    assert run(Config("v-min", P=8, m=16, V=2)).metrics.peak_chunks.tolist() == [7] + [8] * 7
+
+
+@pytest.mark.parametrize("name,peak", [("v-half", lambda P: (P + 2) // 2), ("v-min", lambda P: (P + 4) // 3)])
+@pytest.mark.parametrize("P", range(2, 9))
+def test_v_half_and_v_min_tightest_rank_holds_the_authors_peak(name, peak, P):
+    """The authors' peaks, (P+2)//2 and (P+4)//3 micro-batches (half and a third of
+    1F1B's P), are the tightest rank's for every m in P..4P; the closed form says it is
+    the authors' estimate, not every rank's (V-Min's rank 0 holds one chunk less)."""
+    for m in range(P, 4 * P + 1):
+        res = run(Config(name, P=P, m=m, V=2))
+        assert res.metrics.peak_chunks.max() == 2 * peak(P) == res.theory.peak_chunks.max(), (P, m)
+        assert not res.theory.bubble_exact and not res.theory.peak_exact
+        assert res.theory.caveat.key == f"{name}.estimate"
+
+
+def test_looped_bfs_p4_v2_m8():
+    res = run(Config("looped-bfs", P=4, m=8, V=2))
+    assert res.metrics.makespan == 28.5  # the fill and drain of interleaved 1F1B's
+    assert bubble(res) == Fraction(3, 19) == res.theory.bubble
+    assert res.metrics.peak_chunks.tolist() == [16] * 4  # every forward before any backward: m micro-batches

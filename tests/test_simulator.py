@@ -107,7 +107,7 @@ def test_few_microbatches(name, m):
     res = run(cfg)
     assert res.metrics.makespan > 0
     assert 0 < res.metrics.bubble_fraction < 1
-    assert res.peak_agrees
+    assert res.peak_agrees or not res.theory.peak_exact  # V-Half's and V-Min's peaks are the authors' estimates
 
 
 def test_m1_1f1b_is_one_round_trip():
@@ -122,7 +122,7 @@ def test_too_large_is_refused_with_a_valid_suggestion():
 
 
 @pytest.mark.parametrize("cfg,fragment", [
-    (Config("interleaved", P=4, m=3, V=2), "use m >= 4, or V = 1"),
+    (Config("interleaved", P=4, m=3, V=2, G=3), "P <= G <= m"),
     (Config("1f1b", V=2), "V must be 1"),
     (Config("gpipe", V=3), "V must be 1"),
     (Config("zb-v", V=1), "V must be 2"),

@@ -25,10 +25,15 @@ from ..registry import NAMES
 from ..view.sweep import M_POINTS
 
 COLORS = ("#000000", "#E69F00", "#56B4E9", "#009E73", "#0072B2", "#D55E00", "#CC79A7", "#F0E442")
-MARKERS = ("circle", "square", "triangle", "diamond", "inverted_triangle", "star", "hex", "plus")
+# Each schedule its own marker; past the eight colours, a colour comes back with
+# another marker and dash (`style`), so no two schedules look alike.
+MARKERS = ("circle", "square", "triangle", "diamond", "inverted_triangle", "star", "hex", "plus", "circle_x",
+           "square_x", "triangle_pin", "square_pin")
 DASHES = ("solid", "dashed", "dotted", "dotdash", "dashdot", "solid", "dashed", "dotted")
 HEIGHT = 320
-KEY_HEIGHT = 110  # the m chart's key, below it in two columns: inside, it covered the curves on a phone
+# The m chart's key, below it in two columns (inside, it covered the curves on a
+# phone): a title line and a line per two schedules.
+KEY_HEIGHT = 22 * (1 + -(-len(NAMES) // 2))
 V_WIDTH = 290  # the V chart: eight points need no more
 
 
@@ -43,6 +48,11 @@ def _style(fig, font: str, name: str) -> None:
     fig.toolbar.logo = None
 
 
+def style(i: int) -> tuple[str, str, str]:
+    """(colour, marker, dash) of the i-th schedule's line and points."""
+    return COLORS[i % len(COLORS)], MARKERS[i % len(MARKERS)], DASHES[(i + i // len(COLORS)) % len(DASHES)]
+
+
 def build(font: str) -> tuple:
     """The sweep figures and their sources: (bubble against m, bubble against V,
     {name: source}). The explorers lay the two out side by side where there is room,
@@ -55,7 +65,7 @@ def build(font: str) -> tuple:
     for i, _name in enumerate(NAMES):
         line = src[f"sweep_line_{i}"] = ColumnDataSource(name=f"sweep_line_{i}", data={"x": [], "y": []})
         sim = src[f"sweep_sim_{i}"] = ColumnDataSource(name=f"sweep_sim_{i}", data={"x": [], "y": []})
-        color, marker, dash = COLORS[i % len(COLORS)], MARKERS[i % len(MARKERS)], DASHES[i % len(DASHES)]
+        color, marker, dash = style(i)
         r_line = m_fig.line("x", "y", source=line, line_color=color, line_width=2, line_dash=dash)
         r_pts = m_fig.scatter("x", "y", source=sim, marker=marker, size=9, fill_color=color, line_color="black")
         points.append(r_pts)
@@ -81,8 +91,9 @@ def build(font: str) -> tuple:
     line = src["sweep_v_line"] = ColumnDataSource(name="sweep_v_line", data={"x": [], "y": []})
     sim = src["sweep_v_sim"] = ColumnDataSource(name="sweep_v_sim", data={"x": [], "y": []})
     i = NAMES.index("interleaved") if "interleaved" in NAMES else 0
-    r_line = v_fig.line("x", "y", source=line, line_color=COLORS[i], line_width=2, line_dash=DASHES[i])
-    r_pts = v_fig.scatter("x", "y", source=sim, marker=MARKERS[i], size=9, fill_color=COLORS[i], line_color="black")
+    color, marker, dash = style(i)
+    r_line = v_fig.line("x", "y", source=line, line_color=color, line_width=2, line_dash=dash)
+    r_pts = v_fig.scatter("x", "y", source=sim, marker=marker, size=9, fill_color=color, line_color="black")
     v_fig.add_layout(Legend(items=[LegendItem(label=value(""), renderers=[r_line, r_pts], name="sweep_v_key")],
                             location="top_right", name="sweep_v_legend", label_text_font=font,
                             background_fill_alpha=0.85))

@@ -1,4 +1,4 @@
-"""Interleaved 1F1B: Megatron-core 0.19.2's order, op for op.
+"""Interleaved 1F1B: Megatron-core 0.19.2's order, op for op; PyTorch's below m = P.
 
 Each rank holds V chunks (stage s on rank s mod P). The forward order of
 (micro-batch, chunk) pairs is one table shared by every rank: micro-batches in
@@ -10,9 +10,20 @@ Megatron-core accepts a group size G with P <= G <= m whose last group, m mod G,
 pipeviz takes the smallest G Megatron accepts, which exists for every m >= P and is
 the G of PyTorch's ScheduleInterleaved1F1B wherever PyTorch accepts m
 (tests/test_orders.py checks both). With V = 1 the order is 1F1B's.
+
+Below m = P Megatron-core runs nothing; PyTorch 2.13's ScheduleInterleaved1F1B runs
+one round of all m micro-batches, which is this table with G = m, and pipeviz shows
+that order and says whose it is (the closed form's `source`). Its bubble is then the
+fill and drain of micro-batch 0 alone: micro-batch 0 crosses all VP stages forward
+and back, P(t_f+t_b+t_w) in all, each of the m-1 others adds one chunk-step, so
+the makespan is (VP+m-1)(t_f+t_b+t_w)/V and the bubble (V(P-m)+m-1)/(VP+m-1), which
+is (P-1)/(mV+P-1) at m = P.
 """
 
 from __future__ import annotations
+
+from dataclasses import replace
+from fractions import Fraction
 
 import numpy as np
 
@@ -21,6 +32,7 @@ from ..config import Config
 from ..errors import ConfigError
 from ..order import B, F, Order, OrderBuilder, loop_placement
 from ..schedule import Schedule
+from ..text import msg
 from . import one_f_one_b
 
 
@@ -30,10 +42,11 @@ def megatron_accepts(P: int, m: int, G: int) -> bool:
 
 def group_size(P: int, m: int, G: int | None) -> int:
     """Micro-batches per group: G as given (Megatron-core's limits apply), or the
-    smallest G Megatron-core accepts (P when P divides m)."""
+    smallest G Megatron-core accepts (P when P divides m), or below m = P all m
+    (PyTorch's one round)."""
     if G is None:
-        if m < P:
-            raise ConfigError("interleaved.m_below_P", P=P, m=m)
+        if m < P:  # Megatron-core refuses; PyTorch runs one round of all m
+            return m
         return next(g for g in range(P, m + 1) if megatron_accepts(P, m, g))
     if not P <= G <= m:
         raise ConfigError("interleaved.G_range", P=P, m=m, G=G)
@@ -94,6 +107,11 @@ def generate(cfg: Config) -> Order:
     return order.build()
 
 
+def pytorchs(P: int, m: int, V: int) -> bool:
+    """The order shown is PyTorch's (one round), not Megatron-core's."""
+    return V > 1 and m < P
+
+
 def closed_form(cfg: Config) -> ClosedForm:
     P, m, V = cfg.P, cfg.m, cfg.V
     if V == 1:
@@ -101,7 +119,13 @@ def closed_form(cfg: Config) -> ClosedForm:
     G = group_size(P, m, cfg.G)
     # Peak: the warm-up forwards plus the first steady one, capped at all mV chunks.
     peak = np.minimum(warmup(P, m, V, G, np.arange(P)) + 1, m * V)
-    return fill_drain(P, m, V, cfg.costs, peak=peak)
+    theory = fill_drain(P, m, V, cfg.costs, peak=peak)
+    if not pytorchs(P, m, V):
+        return theory
+    # One round of m < P: micro-batch 0's fill and drain, (VP+m-1) chunk-steps.
+    bubble = Fraction(V * (P - m) + m - 1, V * P + m - 1)
+    return replace(theory, bubble=bubble, steady_bubble=bubble, bubble_formula="(V(P-m)+m-1)/(VP+m-1)",
+                   source=msg("interleaved.pytorch_order", m=m, P=P))
 
 
 ENTRY = Schedule(

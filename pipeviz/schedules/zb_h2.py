@@ -2,25 +2,29 @@
 
 Each rank may hold up to 2P-1 micro-batches in flight (counted until W), twice
 1F1B's peak, so it keeps issuing forwards through what would be the warm-up bubble;
-the deferred W's then fill the cool-down. The order is the paper's greedy rule, run
-at unit costs as the paper's hand-made schedules are, then timed with the user's
-costs by the one simulator:
+the deferred W's then fill the cool-down. Rank r runs three phases:
+
+  Step 1: warm-up     w_r = min(2(P-r)-1, m)              forwards: the first B reaches
+                                                          rank r at time 2P-1-r
+  Step 2: steady      the greedy rule below picks each op, up to rank r's last B
+  Step 3: cool-down   c_r = max(1, min(2r+1, m-2(P-1-r)))  W's still pending, oldest first
+
+The paper draws ZB-H2 by hand; pipeviz (docs/model.md, "zb-h2") fixes it as the output
+of the paper's greedy rule, run at unit costs and then timed with the user's costs by
+the one simulator. Steps 1 and 3 are what the rule does there, in closed form
+(tests/test_orders.py holds them to the rule for every P in 1..32 and m up to 128);
+step 2 is the rule itself, `greedy_steady`:
 
     whenever a rank is free it runs its next B if that B is ready;
     otherwise its next F if that F is ready and fewer than 2P-1 are in flight;
     otherwise its oldest pending W; otherwise it idles for a unit.
-
-The phases this produces on rank r: a warm-up of forwards until the first B comes back
-from rank r+1 (2P-1 of them on rank 0); a steady state where B's take priority, F's
-fill their gaps up to the in-flight cap, and W's fill what is left; a cool-down of
-the W's still pending. B's and F's keep micro-batch order, so the rule only needs
-three counters per rank, and it runs one unit of time per step for all ranks at once.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
 
+import numba
 import numpy as np
 
 from ..closed_form import ClosedForm, cost_fractions, idle_fraction, uniform_caveat
@@ -29,59 +33,103 @@ from ..order import F, I, Order, OrderBuilder, W, loop_placement
 from ..schedule import Schedule
 from ..text import msg
 
-IDLE = -1
-
 
 def max_inflight(P: int) -> int:
     return 2 * P - 1
 
 
+def warmup(P: int, m: int, r):
+    """Step 1: rank r runs F(0), F(1), ... at times r, r+1, ... until the first B comes
+    back, at time 2P-1-r; on rank 0 that is 2P-1 forwards, the in-flight cap."""
+    return np.minimum(2 * (P - np.asarray(r)) - 1, m)
+
+
+def cooldown(P: int, m: int, r):
+    """Step 3: the W's still pending after rank r's last B: 2r+1 once m >= 2P-1 (the
+    tail of the paper's parallelogram), fewer when the pipeline never fills, and
+    always at least the last B's own W."""
+    r = np.asarray(r)
+    return np.maximum(1, np.minimum(2 * r + 1, m - 2 * (P - 1 - r)))
+
+
 def generate(cfg: Config) -> Order:
-    return _greedy(cfg.P, cfg.m)
+    P, m = cfg.P, cfg.m
+    order = OrderBuilder(P, m, loop_placement(P, 1))
+    rank = np.arange(P)
+    step_1 = warmup(P, m, rank)
+    step_3 = cooldown(P, m, rank)
+
+    r, i = order.steps(step_1)  # Step 1: w_r warm-up forwards
+    order.emit(r, (F, i, r))
+    r, kind, mb = greedy_steady(P, m)  # Step 2: the rule's picks, up to rank r's last B
+    order.emit(r, (kind, mb, r))
+    r, i = order.steps(step_3)  # Step 3: c_r cool-down W's, the oldest pending first
+    order.emit(r, (W, m - step_3[r] + i, r))
+    return order.build()
 
 
 @lru_cache(maxsize=64)
-def _greedy(P: int, m: int) -> Order:
-    """The rule, one unit of time per step, every rank at once.
+def greedy_steady(P: int, m: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Step 2 of every rank: (rank, kind, mb) of each op the rule picks after the
+    warm-up and up to the rank's last B, rank by rank in time order."""
+    kind, mb, count = _rule(P, m, warmup(P, m, np.arange(P)))
+    keep = np.arange(kind.shape[1]) < count[:, None]
+    r, t = np.nonzero(keep)  # row-major: rank by rank, in time order
+    return r, kind[r, t], mb[r, t]
 
-    All ops take one unit, so an op issued at an earlier step has ended, and B's and
-    F's keep micro-batch order on every rank: readiness is a comparison of counters.
-    B(i) on rank r is ready once rank r ran F(i) and rank r+1 ran B(i); F(i) once
-    rank r-1 ran F(i).
-    """
-    cap = max_inflight(P)
-    # nf[r] = F's rank r has run; nf_ext[0] stands for a rank -1 that "ran" all m.
-    nf_ext = np.zeros(P + 1, dtype=np.int64)
-    nf_ext[0] = m
-    nf, nf_prev = nf_ext[1:], nf_ext[:-1]
-    # nb[r] = B's rank r has run; nb_ext[P] stands for a rank P past the last stage.
-    nb_ext = np.zeros(P + 1, dtype=np.int64)
-    nb_ext[P] = m + 1
-    nb, nb_next = nb_ext[:-1], nb_ext[1:]
-    nw = np.zeros(P, dtype=np.int64)
-    ran_b, ran_f, ran_w = [], [], []
-    step = 0
-    while step % 16 or nw.min() < m:  # check the end every 16 steps; idle steps are dropped
-        step += 1
-        b = (nb < nf) & (nb < nb_next)  # its F ran here and its B ran on the next rank
-        not_b = ~b
-        f = (nf < nf_prev) & (nf - nw < cap) & not_b  # arrived, and room in flight
-        w = (nw < nb) & not_b & ~f  # otherwise the oldest pending W
-        nb += b
-        nf += f
-        nw += w
-        ran_b.append(b)
-        ran_f.append(f)
-        ran_w.append(w)
-    # (P, steps) indicators; an op's micro-batch is how many of its kind ran before it.
-    is_b, is_f, is_w = (np.array(x).T for x in (ran_b, ran_f, ran_w))
-    kind = np.full(is_b.shape, IDLE, dtype=np.int8)
-    kind[is_b], kind[is_f], kind[is_w] = I, F, W
-    mb = np.where(is_b, is_b.cumsum(1), np.where(is_f, is_f.cumsum(1), is_w.cumsum(1))) - 1
-    r, t = np.nonzero(kind != IDLE)  # row-major: rank by rank, in time order
-    order = OrderBuilder(P, m, loop_placement(P, 1))
-    order.emit(r, (kind[r, t], mb[r, t], r))
-    return order.build()
+
+@numba.njit(cache=True, nogil=True)
+def _rule(P, m, warm):  # pragma: no cover (compiled)
+    """The paper's greedy rule, one unit of time per step, every rank at once, from
+    time 0; each step reads the counters as they were before it. Its invariant, IN
+    ORDER AT UNIT COST, is what lets three counters per rank stand for the whole
+    state: every op lasts one unit, so whatever ran at an earlier step has ended,
+    and each rank runs its F's, its B's and its W's each in micro-batch order. So
+    B(nb[r]) is ready once nb[r] < nf[r] (its F ran here) and nb[r] < nb[r+1] (its
+    B ran on the next rank); F(nf[r]) once nf[r] < nf[r-1]; the oldest pending W is
+    W(nw[r]); an op's micro-batch is its kind's counter. Rank -1 "ran" all m
+    forwards, rank P all m+1 backwards. The first warm[r] picks of rank r are step
+    1's forwards and are not kept; a rank stops at its last B (step 3 follows)."""
+    cap = 2 * P - 1
+    nf = np.zeros(P, np.int64)
+    nb = np.zeros(P, np.int64)
+    nw = np.zeros(P, np.int64)
+    picked = np.zeros(P, np.int64)  # picks so far, warm-up included
+    pick = np.empty(P, np.int64)
+    kind = np.empty((P, 3 * m), np.int64)
+    mb = np.empty((P, 3 * m), np.int64)
+    count = np.zeros(P, np.int64)  # picks kept
+    while nb.min() < m:
+        for r in range(P):
+            nf_prev = nf[r - 1] if r > 0 else m
+            nb_next = nb[r + 1] if r < P - 1 else m + 1
+            if nb[r] < nf[r] and nb[r] < nb_next:
+                pick[r] = I  # its F ran here and its B ran on the next rank
+            elif nf[r] < nf_prev and nf[r] - nw[r] < cap:
+                pick[r] = F  # arrived, and room in flight
+            elif nw[r] < nb[r] < m:
+                pick[r] = W  # the oldest pending W (past its last B, a rank is in step 3)
+            else:
+                pick[r] = -1
+        for r in range(P):
+            k = pick[r]
+            if k < 0:
+                continue
+            if k == I:
+                i = nb[r]
+                nb[r] += 1
+            elif k == F:
+                i = nf[r]
+                nf[r] += 1
+            else:
+                i = nw[r]
+                nw[r] += 1
+            if picked[r] >= warm[r]:
+                kind[r, count[r]] = k
+                mb[r, count[r]] = i
+                count[r] += 1
+            picked[r] += 1
+    return kind, mb, count
 
 
 # The formula its closed form shows (in docs/model.md's symbols).

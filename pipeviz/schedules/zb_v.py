@@ -5,6 +5,16 @@ back), so rank 0 runs both the first and the last stage and the backward starts 
 the forward began. The warm-up follows the order PyTorch's ScheduleZBVZeroBubble uses,
 which reaches the one-iteration lower bound at equal costs.
 
+Rank r runs seven steps (chunk 0 is "0", chunk 1 is "1"; B is the input gradient):
+
+  Step 1: nF0       2(P-r)-1   forwards of chunk 0: the way down
+  Step 2: nF1F0     r          pairs (F1, F0): the first micro-batches turn at the bottom
+  Step 3: nF1B1W1   P-r        triples on the way back up
+  Step 4: steady    n-P        steps of (F0, B0, W0, F1, B1, W1); the last P-r-1 have no F0
+  Step 5: nB0B1     r          pairs
+  Step 6: nB0W0     P-r        pairs
+  Step 7: nW        2r         the W's left: r of chunk 1, then r of chunk 0
+
 The phases are written for n = max(m, 2P-1) micro-batches (the warm-up needs 2P-1
 to fill the V); micro-batches past m are then dropped, which removes whole
 micro-batches and so keeps every dependency of the ones left.
@@ -25,35 +35,44 @@ from ..text import msg
 
 def generate(cfg: Config) -> Order:
     P, m = cfg.P, cfg.m
-    n = max(m, 2 * P - 1)
+    n = max(m, 2 * P - 1)  # micro-batches the phases are written for (padding past m)
     order = OrderBuilder(P, m, v_placement(P))
     rank = np.arange(P)
     s0, s1 = rank, 2 * P - 1 - rank  # chunk 0 and chunk 1 of rank r
-    with_f0 = n - (2 * P - 1 - rank)  # steady steps that still have a chunk-0 forward
+    step_1 = 2 * (P - rank) - 1
+    step_2 = rank
+    step_3 = P - rank
+    step_4 = np.full(P, n - P)
+    step_4_f0 = n - (2 * P - 1 - rank)  # of which steps that still have a chunk-0 forward
+    step_5 = rank
+    step_6 = P - rank
+    step_7 = rank
 
-    r, i = order.steps(2 * (P - rank) - 1)  # Step 1: 2(P-r)-1 forwards of chunk 0: the way down
+    r, i = order.steps(step_1)  # Step 1: 2(P-r)-1 forwards of chunk 0: the way down
     order.emit(r, (F, i, s0[r]))
-    r, i = order.steps(rank)  # Step 2: r pairs (F1, F0): the first micro-batches turn at the bottom
-    order.emit(r, (F, i, s1[r]), (F, 2 * (P - r) - 1 + i, s0[r]))
-    r, i = order.steps(P - rank)  # Step 3: P-r triples (F1, B1, W1) on the way back up
+    r, i = order.steps(step_2)  # Step 2: r pairs (F1, F0): the first micro-batches turn at the bottom
+    order.emit(r, (F, i, s1[r]), (F, step_1[r] + i, s0[r]))
+    r, i = order.steps(step_3)  # Step 3: P-r triples (F1, B1, W1) on the way back up
     order.emit(r, (F, r + i, s1[r]), (I, i, s1[r]), (W, i, s1[r]))
-    # Step 4: steady state, n-P steps of (F0, B0, W0, F1, B1, W1); the last P-r-1 steps
-    # have no chunk-0 forward left.
-    r, i = order.steps(with_f0)
+    # Step 4: steady state, n-P steps of (F0, B0, W0, F1, B1, W1); chunk 0's forwards
+    # continue at 2P-1-r, chunk 1's at P, chunk 1's backwards at P-r. Its last P-r-1
+    # steps have no chunk-0 forward left.
+    r, i = order.steps(step_4_f0)
     order.emit(
-        r, (F, 2 * P - 1 - r + i, s0[r]), (I, i, s0[r]), (W, i, s0[r]),
-        (F, P + i, s1[r]), (I, P - r + i, s1[r]), (W, P - r + i, s1[r]),
+        r, (F, step_1[r] + step_2[r] + i, s0[r]), (I, i, s0[r]), (W, i, s0[r]),
+        (F, P + i, s1[r]), (I, step_3[r] + i, s1[r]), (W, step_3[r] + i, s1[r]),
     )
-    r, i = order.steps(P - 1 - rank)
-    i = with_f0[r] + i
-    order.emit(r, (I, i, s0[r]), (W, i, s0[r]), (F, P + i, s1[r]), (I, P - r + i, s1[r]), (W, P - r + i, s1[r]))
-    r, i = order.steps(rank)  # Step 5: cool-down, r pairs (B0, B1)
+    r, i = order.steps(step_4 - step_4_f0)
+    i = step_4_f0[r] + i
+    order.emit(r, (I, i, s0[r]), (W, i, s0[r]), (F, P + i, s1[r]), (I, step_3[r] + i, s1[r]),
+               (W, step_3[r] + i, s1[r]))
+    r, i = order.steps(step_5)  # Step 5: cool-down, r pairs (B0, B1)
     order.emit(r, (I, n - P + i, s0[r]), (I, n - r + i, s1[r]))
-    r, i = order.steps(P - rank)  # Step 6: P-r pairs (B0, W0)
+    r, i = order.steps(step_6)  # Step 6: P-r pairs (B0, W0)
     order.emit(r, (I, n - P + r + i, s0[r]), (W, n - P + i, s0[r]))
-    r, i = order.steps(rank)  # Step 7: the W's left: r of chunk 1, then r of chunk 0
+    r, i = order.steps(step_7)  # Step 7: the W's left: r of chunk 1, then r of chunk 0
     order.emit(r, (W, n - r + i, s1[r]))
-    r, i = order.steps(rank)
+    r, i = order.steps(step_7)
     order.emit(r, (W, n - r + i, s0[r]))
     return order.build(keep_mb_below=m)  # drop the padding micro-batches
 

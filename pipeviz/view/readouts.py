@@ -29,6 +29,7 @@ LAYOUTS = {
         '<div class="pv-verdict">{verdict}</div>{authors}<div class="pv-summary">{summary}</div></div>'
     ),
     "authors": '<div class="pv-authors">{text}</div>',
+    "source": '<div class="pv-source">{text}</div>',
     "verdict": '<span class="pv-{cls}">{text}</span>',
     "sep": " · ",
     "swatch": '<span class="pv-swatch" style="background:{color}"></span>',
@@ -127,6 +128,7 @@ def readout_values(res: Result) -> dict:
         # unequal stages or comm: the bubble's parts (an order of one's own's too, if it ran)
         "parts": parts_values(res),
         "authors": authors_values(res),
+        "source": th.source if th is not None else None,
     }
 
 
@@ -161,9 +163,14 @@ def readout_html(v: dict, lang: str = "en") -> str:
         "readout",
         bubble=fill("ro.bubble", lang, html=True, sim=v["sim"], closed=v["closed"]),
         verdict=verdict + parts_html(v.get("parts"), lang),
-        authors=authors_html(v["authors"], lang),
+        authors=authors_html(v["authors"], lang) + source_html(v["source"], lang),
         summary=summary_html(v, lang),
     )
+
+
+def source_html(source: Msg | None, lang: str) -> str:
+    """Whose order is shown, where it is not the one the schedule's summary names."""
+    return "" if source is None else compose("source", text=source.html(lang))
 
 
 def summary_html(v: dict, lang: str) -> str:

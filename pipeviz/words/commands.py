@@ -6,6 +6,17 @@ STRINGS = {
                          "{flags} 描述的是模型：请给出 --model（预设之一，或 custom）"),
     "cli.custom_needs": ("--model custom needs {fields} (--layers, --hidden, --heads, --vocab)",
                          "--model custom 需要 {fields}（--layers、--hidden、--heads、--vocab）"),
+    # pipeviz/compare.py
+    "compare.too_big": (
+        "comparing every schedule at P={P}, m={m} times {n} ops over {rows} rows, more than the {max} pipeviz "
+        "compares quickly; use a smaller P or m",
+        "在 P={P}、m={m} 下比较所有调度要计算 {rows} 行共 {n} 个操作，超过了 pipeviz 能快速比较的 {max} 个；"
+        "请用更小的 P 或 m",
+    ),
+    "compare.none": (
+        "no schedule runs at P={P}, m={m}: {first}",
+        "P={P}、m={m} 时没有可运行的调度：{first}",
+    ),
     # pipeviz/figure.py
     "figure.format": ("cannot tell the format of {path}: name it with one of {valid}",
                       "看不出 {path} 的格式：文件名请以 {valid} 之一结尾"),

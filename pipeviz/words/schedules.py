@@ -19,11 +19,11 @@ STRINGS = {
         "V chunks per rank (Megatron's order): the fill shrinks V-fold, warm-up memory grows",
         "每个 rank 放 V 个虚拟段（Megatron 的顺序）：灌满时间缩到 1/V，warmup 攒的激活变多",
     ),
-    "interleaved.m_below_P": (
-        "Megatron's interleaved order needs at least P micro-batches (its group size G must satisfy "
-        "P <= G <= m); here m={m} < P={P}: use m >= {P}, or V = 1",
-        "Megatron 的 interleaved 顺序至少要 P 个微批次（分组大小 G 须满足 P <= G <= m）；"
-        "这里 m={m} < P={P}：请用 m >= {P}，或 V = 1",
+    "interleaved.pytorch_order": (
+        "PyTorch's order (ScheduleInterleaved1F1B: one round of all m = {m} micro-batches); Megatron-core "
+        "refuses m < P = {P}, and from m = {P} on the order is Megatron's",
+        "PyTorch 的顺序（ScheduleInterleaved1F1B：全部 m = {m} 个微批次为一轮）；Megatron-core 不接受 "
+        "m < P = {P}，m >= {P} 时用 Megatron 的顺序",
     ),
     "interleaved.G_range": (
         "interleaved group size G must satisfy P <= G <= m, here {P} <= G <= {m}; got G={G}",
@@ -34,6 +34,12 @@ STRINGS = {
         "(Megatron-core rejects it); use a G that divides m={m} or leaves at least {P}",
         "interleaved 的 G={G} 会留下只有 {rest} 个微批次的最后一组，少于 P={P}（Megatron-core 不接受）；"
         "请用能整除 m={m} 的 G，或让最后一组至少有 {P} 个",
+    ),
+    # pipeviz/schedules/looped_bfs.py
+    "sched.looped-bfs.title": ("Looped BFS", "Looped BFS"),
+    "sched.looped-bfs.summary": (
+        "V chunks per rank, breadth first (PyTorch's order): each rank holds all m activations",
+        "每个 rank 放 V 个块，广度优先（PyTorch 的顺序）：每个 rank 攒全部 m 份激活",
     ),
     # pipeviz/schedules/zb_h1.py
     "sched.zb-h1.title": ("ZB-H1", "ZB-H1"),
@@ -75,6 +81,32 @@ STRINGS = {
     "zb-v.few_m": (
         "m = {m} < 2P-1 = {need} micro-batches cannot fill the V; the lower bound is met for m >= 2P-1",
         "m = {m} < 2P-1 = {need} 个微批次填不满这个 V；m >= 2P-1 时才能达到下界",
+    ),
+    # pipeviz/schedules/v_half.py
+    "sched.v-half.title": ("V-Half", "V-Half"),
+    "sched.v-half.summary": (
+        "a V holding half of 1F1B's activations, for about half its bubble",
+        "V 形调度，只攒 1F1B 一半的激活，气泡约为其一半",
+    ),
+    "v-half.estimate": (
+        "the closed form is the authors' estimate at t_f = t_b = t_w (half of 1F1B's bubble, "
+        "(P+2)//2 = {peak} micro-batches at the peak); the order comes from greedy passes over a repeated "
+        "building block, so it is only approximate",
+        "闭式公式是作者在 t_f = t_b = t_w 时的估计（气泡为 1F1B 的一半，峰值 (P+2)//2 = {peak} 份微批次）；"
+        "顺序来自对重复构建块的贪心调整，所以只是近似",
+    ),
+    # pipeviz/schedules/v_min.py
+    "sched.v-min.title": ("V-Min", "V-Min"),
+    "sched.v-min.summary": (
+        "a V holding a third of 1F1B's activations, for about two thirds of its bubble",
+        "V 形调度，只攒 1F1B 三分之一的激活，气泡约为其三分之二",
+    ),
+    "v-min.estimate": (
+        "the closed form is the authors' estimate at t_f = t_b = t_w (two thirds of 1F1B's bubble plus an "
+        "overhead, (P+4)//3 = {peak} micro-batches at the peak); the order comes from greedy passes over a "
+        "repeated building block, so it is only approximate",
+        "闭式公式是作者在 t_f = t_b = t_w 时的估计（气泡为 1F1B 的三分之二再加一点开销，峰值 (P+4)//3 = {peak} "
+        "份微批次）；顺序来自对重复构建块的贪心调整，所以只是近似",
     ),
     # pipeviz/schedules/dualpipe_v.py
     "sched.dualpipe-v.title": ("DualPipe-V", "DualPipe-V"),

@@ -1,12 +1,13 @@
-/* Interleaved 1F1B: Megatron-core 0.19.2's order, op for op.
+/* Interleaved 1F1B: Megatron-core 0.19.2's order, op for op; PyTorch's below m = P.
  * Twin of pipeviz/schedules/interleaved.py.
  *
  * Each rank holds V chunks (stage s on rank s mod P). The forward order of
  * (micro-batch, chunk) pairs is one table shared by every rank: micro-batches in
  * groups of G; within a group chunk 0 for each micro-batch, then chunk 1, ... The k-th
  * backward takes the k-th table entry with its chunk reversed (V-1-c). G is as given
- * (Megatron-core's limits apply) or the smallest G Megatron-core accepts. With V = 1
- * the order is 1F1B's. */
+ * (Megatron-core's limits apply) or the smallest G Megatron-core accepts; below m = P,
+ * where Megatron-core runs nothing, PyTorch's one round of G = m. With V = 1 the order
+ * is 1F1B's. */
 (function (E) {
   'use strict';
 
@@ -16,10 +17,11 @@
 
   function megatronAccepts(P, m, G) { return P <= G && G <= m && !(0 < m % G && m % G < P); }
 
-  // Micro-batches per group: G as given, or the smallest G Megatron-core accepts.
+  // Micro-batches per group: G as given, or the smallest G Megatron-core accepts, or
+  // below m = P all m (PyTorch's one round).
   function groupSize(P, m, G) {
     if (G === null) {
-      if (m < P) throw E.configError('interleaved.m_below_P', { P: P, m: m });
+      if (m < P) return m; // Megatron-core refuses; PyTorch runs one round of all m
       for (var g = P; g <= m; g++) if (megatronAccepts(P, m, g)) return g;
     }
     if (!(P <= G && G <= m)) throw E.configError('interleaved.G_range', { P: P, m: m, G: G });
@@ -76,8 +78,18 @@
     var G = groupSize(P, m, cfg.G);
     // Peak: the warm-up forwards plus the first steady one, capped at all mV chunks.
     var peak = E.perRank(P, function (r) { return Math.min(warmup(P, m, V, G, r) + 1, m * V); });
-    return E.fillDrain(P, m, V, cfg.costs, peak);
+    var theory = E.fillDrain(P, m, V, cfg.costs, peak);
+    if (!pytorchs(P, m, V)) return theory;
+    // One round of m < P: micro-batch 0's fill and drain, (VP+m-1) chunk-steps.
+    var bubble = E.fraction(V * (P - m) + m - 1, V * P + m - 1);
+    return Object.assign({}, theory, {
+      bubble: bubble, steadyBubble: bubble, bubbleFormula: '(V(P-m)+m-1)/(VP+m-1)',
+      source: PipevizText.msg('interleaved.pytorch_order', { m: m, P: P }),
+    });
   }
+
+  // The order shown is PyTorch's (one round), not Megatron-core's.
+  function pytorchs(P, m, V) { return V > 1 && m < P; }
 
   E.register('interleaved', { generate: generate, closedForm: closedForm, check: check });
 })(PipevizEngine);

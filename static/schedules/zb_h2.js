@@ -1,33 +1,46 @@
 /* ZB-H2 (Qi et al., ICLR 2024): W's fill the warm-up and cool-down bubbles too.
- * Twin of pipeviz/schedules/zb_h2.py.
+ * Twin of pipeviz/schedules/zb_h2.py: its docstring has the three steps.
  *
- * Each rank may hold up to 2P-1 micro-batches in flight (counted until W). The order
- * is the paper's greedy rule, run at unit costs, one unit of time per step for every
- * rank at once, then timed with the user's costs by the one simulator:
+ * Rank r: Step 1, w_r = min(2(P-r)-1, m) warm-up forwards; Step 2, the paper's greedy
+ * rule picks each op up to rank r's last B; Step 3, c_r = max(1, min(2r+1, m-2(P-1-r)))
+ * cool-down W's. The rule, run at unit costs, one unit of time per step for every rank:
  *
  *     whenever a rank is free it runs its next B if that B is ready;
  *     otherwise its next F if that F is ready and fewer than 2P-1 are in flight;
- *     otherwise its oldest pending W; otherwise it idles for a unit.
- *
- * B's and F's keep micro-batch order, so the rule needs three counters per rank. */
+ *     otherwise its oldest pending W; otherwise it idles for a unit. */
 (function (E) {
   'use strict';
 
   var F = E.F, I = E.I, W = E.W;
-  var cache = new Map(); // (P, m) -> Order, as Python's lru_cache(64); orders are never changed
+  var cache = new Map(); // (P, m) -> step 2's picks, as Python's lru_cache(64); never changed
 
   function maxInflight(P) { return 2 * P - 1; }
 
-  function least(a) {
-    var low = Infinity;
-    for (var i = 0; i < a.length; i++) if (a[i] < low) low = a[i];
-    return low;
-  }
+  // Step 1: F(0), F(1), ... at times r, r+1, ... until the first B comes back at 2P-1-r.
+  function warmup(P, m, r) { return Math.min(2 * (P - r) - 1, m); }
+
+  // Step 3: the W's pending after rank r's last B.
+  function cooldown(P, m, r) { return Math.max(1, Math.min(2 * r + 1, m - 2 * (P - 1 - r))); }
 
   function generate(cfg) {
-    var key = cfg.P + ',' + cfg.m, hit = cache.get(key);
+    var P = cfg.P, m = cfg.m;
+    var order = new E.OrderBuilder(P, m, E.loopPlacement(P, 1));
+    var step_1 = E.perRank(P, function (r) { return warmup(P, m, r); });
+    var step_3 = E.perRank(P, function (r) { return cooldown(P, m, r); });
+    var picks = greedySteady(P, m);
+
+    order.steps(step_1, function (r, i, emit) { emit(F, i, r); }); // Step 1: w_r warm-up forwards
+    order.steps(E.perRank(P, function (r) { return picks[r].length / 2; }), function (r, t, emit) { // Step 2: the rule's picks
+      emit(picks[r][2 * t], picks[r][2 * t + 1], r);
+    });
+    order.steps(step_3, function (r, i, emit) { emit(W, m - step_3[r] + i, r); }); // Step 3: c_r cool-down W's, oldest first
+    return order.build();
+  }
+
+  function greedySteady(P, m) {
+    var key = P + ',' + m, hit = cache.get(key);
     if (hit === undefined) {
-      hit = greedy(cfg.P, cfg.m);
+      hit = rule(P, m);
       if (cache.size >= 64) cache.delete(cache.keys().next().value);
     } else {
       cache.delete(key);
@@ -36,37 +49,38 @@
     return hit;
   }
 
-  // The rule, one unit of time per step, every rank at once: each step reads the
-  // counters as they were before it. B(i) on rank r is ready once rank r ran F(i) and
-  // rank r+1 ran B(i); F(i) once rank r-1 ran F(i). Rank -1 "ran" all m forwards and
-  // rank P all m+1 backwards.
-  function greedy(P, m) {
+  // Step 2 of every rank: per rank, [kind, mb, kind, mb, ...] of the ops the rule picks
+  // after the warm-up and up to the rank's last B, in time order. The rule runs one
+  // unit per step from time 0, each step reading the counters as they were before
+  // it. Its invariant, in order at unit cost: whatever ran at an earlier step has
+  // ended, and each rank runs its F's, B's and W's each in micro-batch order; so
+  // B(nb[r]) is ready once nb[r] < nf[r] and nb[r] < nb[r+1], F(nf[r]) once
+  // nf[r] < nf[r-1]. Rank -1 "ran" all m forwards and rank P all m+1 backwards.
+  function rule(P, m) {
     var cap = maxInflight(P);
-    var nf = new Int32Array(P), nb = new Int32Array(P), nw = new Int32Array(P);
-    var b = new Uint8Array(P), f = new Uint8Array(P), w = new Uint8Array(P);
-    var ran = []; // per rank: the kinds it ran, in time order (idle steps dropped)
-    var r;
-    for (r = 0; r < P; r++) ran.push([]);
-    var step = 0, limit = 16 * (3 * m + 2 * P + 2);
-    while (step % 16 !== 0 || least(nw) < m) { // check the end every 16 steps
-      step += 1;
+    var nf = new Int32Array(P), nb = new Int32Array(P), nw = new Int32Array(P), seen = new Int32Array(P);
+    var pick = new Int8Array(P), r, k;
+    var out = [];
+    for (r = 0; r < P; r++) out.push([]);
+    var done = function () { for (var q = 0; q < P; q++) if (nb[q] < m) return false; return true; };
+    var limit = 3 * m + 2 * P + 2;
+    for (var step = 0; !done(); step++) {
       if (step > limit) throw new Error('zb-h2: the greedy rule did not finish');
       for (r = 0; r < P; r++) {
         var nfPrev = r > 0 ? nf[r - 1] : m, nbNext = r < P - 1 ? nb[r + 1] : m + 1;
-        b[r] = nb[r] < nf[r] && nb[r] < nbNext ? 1 : 0; // its F ran here and its B ran on the next rank
-        f[r] = !b[r] && nf[r] < nfPrev && nf[r] - nw[r] < cap ? 1 : 0; // arrived, and room in flight
-        w[r] = !b[r] && !f[r] && nw[r] < nb[r] ? 1 : 0; // otherwise the oldest pending W
+        if (nb[r] < nf[r] && nb[r] < nbNext) pick[r] = I; // its F ran here and its B ran on the next rank
+        else if (nf[r] < nfPrev && nf[r] - nw[r] < cap) pick[r] = F; // arrived, and room in flight
+        else if (nw[r] < nb[r] && nb[r] < m) pick[r] = W; // the oldest pending W (past the last B: step 3)
+        else pick[r] = -1;
       }
       for (r = 0; r < P; r++) {
-        if (b[r]) ran[r].push(I, nb[r]++);
-        else if (f[r]) ran[r].push(F, nf[r]++);
-        else if (w[r]) ran[r].push(W, nw[r]++);
+        k = pick[r];
+        if (k < 0) continue;
+        var mb = k === I ? nb[r]++ : k === F ? nf[r]++ : nw[r]++;
+        if (seen[r]++ >= warmup(P, m, r)) out[r].push(k, mb); // the first w_r picks are step 1
       }
     }
-    var order = new E.OrderBuilder(P, m, E.loopPlacement(P, 1));
-    var counts = E.perRank(P, function (q) { return ran[q].length / 2; });
-    order.steps(counts, function (q, t, emit) { emit(ran[q][2 * t], ran[q][2 * t + 1], q); }); // each rank's ops, in time order
-    return order.build();
+    return out;
   }
 
   function closedForm(cfg) {
