@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import re
 
-from . import closing, commands, engine, explorer, memory, own_order, schedules, teach
+from . import closing, commands, engine, explorer, memory, own_order, puzzle, schedules, teach
 
-PARTS = (engine, schedules, explorer, memory, own_order, closing, teach, commands)
+PARTS = (engine, schedules, explorer, memory, own_order, closing, teach, puzzle, commands)
 
 _SLOT = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 
