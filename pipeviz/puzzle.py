@@ -515,8 +515,8 @@ def pct(x: float) -> str:
 
 
 def score(board: Board) -> dict:
-    """The score beside par, and once complete, whether the goal is met and which known
-    schedule the order is (or how it differs from par)."""
+    """The score beside par, and once complete, whether the goal is met, which known
+    schedule the order is, and how it differs from par (if it does)."""
     s, mt = board.setup, board.metrics
     known = par(s)
     peaks = [int(x) for x in mt.peak_chunks]
@@ -546,7 +546,7 @@ def score(board: Board) -> dict:
     found = equals(board)
     if found is not None:
         out["equals"] = par_name(s, found[0], found[1])
-    elif isinstance(known, Result):
+    if isinstance(known, Result) and not same_order(board.order, known.order):
         diff = differences(board, known)
         first = [msg("puzzle.diff_item", rank=r, slot=j, yours=a or Msg("puzzle.nothing"),
                      theirs=b or Msg("puzzle.nothing"), name=par_name(s)) for r, j, a, b in diff[:DIFF_SHOWN]]

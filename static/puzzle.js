@@ -464,9 +464,8 @@
         : T.msg('puzzle.solved_free', { makespan: num(mt.makespan) });
     }
     var found = equals(board);
-    if (found !== null) {
-      out.equals = parName(s, found[0], found[1]);
-    } else if (res !== null) {
+    if (found !== null) out.equals = parName(s, found[0], found[1]);
+    if (res !== null && !sameOrder(board.order, res.order)) {
       var diff = differences(board, res), nothing = T.msg('puzzle.nothing', {});
       out.differs = {
         name: parName(s), n: diff.length, total: s.total,
@@ -550,7 +549,7 @@
     GOALS: GOALS, setup: setup, Setup: Setup, Board: Board, replay: replay, replayCached: replayCached,
     moveText: moveText, movesText: movesText, opMsg: opMsg, splitMoves: splitMoves,
     place: place, undo: undo, redoMove: redoMove, clear: clear, par: par, parName: parName, hint: hint, tokens: tokens,
-    sameOrder: sameOrder, equals: equals, differences: differences, score: score, result: result, compared: compared,
+    sameOrder: sameOrder, equals: equals, configOf: configOf, differences: differences, score: score, result: result, compared: compared,
     num: num, pct: pct,
   };
 })(typeof window !== 'undefined' ? window : globalThis);

@@ -2,7 +2,7 @@
  * glue for its block.
  *
  *   rule(state, changed, notes)   while a puzzle is on: P and m placeable by hand, V in
- *                                 the goal's range, the schedule its par, the moves
+ *                                 the goal's range, m par accepts, the schedule its par, the moves
  *                                 replayed (the first refused one dropped with the rest,
  *                                 with one note); a schedule or an order of one's own
  *                                 chosen puts it away (state.js calls it first)
@@ -50,6 +50,18 @@
 
   function has(changed, key) { return changed.indexOf(key) >= 0; }
 
+  // Why par's schedule refuses the puzzle's size, or null.
+  function refusedByPar(state) {
+    var s = setupOf(state);
+    try {
+      E.check(Z.configOf(s, s.goal.known));
+    } catch (e) {
+      if (e instanceof E.PipevizError && e.type === 'ConfigError') return T.msg(e.key, e.args);
+      throw e;
+    }
+    return null;
+  }
+
   function rule(state, changed, notes) {
     var name = state.puzzle === undefined ? OFF : state.puzzle;
     if (name === OFF) return false;
@@ -74,7 +86,19 @@
       state.V = Math.min(Math.max(state.V, low), high);
       notes.push(T.msg('rule.puzzle_v', { low: low, high: high, V: state.V }));
     }
-    state.schedule = goal.known; // par; the schedules' rules keep m valid for it
+    state.schedule = goal.known; // par
+    var why = refusedByPar(state);
+    if (why !== null) { // m as par's rule would move it, before the moves are replayed at it
+      for (var d = 1, m = null; d < D.mMax && m === null; d++) {
+        [state.m + d, state.m - d].forEach(function (c) {
+          if (m === null && c >= 1 && c <= D.mMax && refusedByPar(Object.assign({}, state, { m: c })) === null) m = c;
+        });
+      }
+      if (m !== null) {
+        state.m = m;
+        notes.push(T.msg('rule.m_snap', { why: why, m: m }));
+      }
+    }
     var b = board(state);
     if (b.refused !== null) {
       state.moves = Z.movesText(b.moves);

@@ -6,8 +6,8 @@ number), `moves` (the placed ops, `0F0,1F0,...`), `redo` (the moves undone, next
 first). A course page links a puzzle: `#puzzle=1f1b&moves=0F0,1F0`.
 
 Rule: while a puzzle is on, P and m stay within what a hand can place, V within the
-goal's range, the schedule is the goal's (so that the schedules' own rules keep m
-valid for par, and going back shows it), and the moves are replayed: the first
+goal's range, m where par's schedule accepts it (as the schedules' rule would move
+it), the schedule is the goal's (going back shows it), and the moves are replayed: the first
 refused one and every one after it are dropped, with one note (a URL's bad move
 included). Choosing a puzzle opens it empty with its cap; choosing a schedule or an
 order of one's own puts it away (its moves stay for when it is chosen again).
@@ -24,6 +24,7 @@ from html import escape
 from ..config import Encoder
 from ..costs import Costs
 from ..engine import Result
+from ..errors import ConfigError
 from ..order import KIND_CODES
 from ..puzzle import (
     CAP_MAX,
@@ -41,6 +42,7 @@ from ..puzzle import (
     Board,
     Setup,
     clear,
+    config_of,
     hint,
     move_text,
     moves_text,
@@ -53,6 +55,7 @@ from ..puzzle import (
     setup_of,
     undo,
 )
+from ..registry import check
 from ..text import LANGS, Msg, fill, join, msg, template
 from . import columns, markup, teach
 from .feature import Feature
@@ -126,6 +129,16 @@ def run(state: dict) -> Result:
     return result(board(state))
 
 
+def refused_by_par(state: dict) -> Msg | None:
+    """Why par's schedule refuses the puzzle's size (Megatron's interleaved order: m >= P), or None."""
+    s = setup(state)
+    try:
+        check(config_of(s, s.goal.known))
+    except ConfigError as e:
+        return e.msg
+    return None
+
+
 def rule(state: dict, changed: set, notes: list[Msg]) -> bool:
     """Apply the rule (the module's docstring) to `state`, in place."""
     name = state.get("puzzle", OFF)
@@ -149,7 +162,14 @@ def rule(state: dict, changed: set, notes: list[Msg]) -> bool:
     if not low <= state["V"] <= high:
         state["V"] = min(max(state["V"], low), high)
         notes.append(msg("rule.puzzle_v", low=low, high=high, V=state["V"]))
-    state["schedule"] = goal.known  # par; the schedules' rules keep m valid for it
+    state["schedule"] = goal.known  # par
+    why = refused_by_par(state)
+    if why is not None:  # m as par's rule would move it, before the moves are replayed at it
+        m = next((c for d in range(1, M_MAX) for c in (state["m"] + d, state["m"] - d)
+                  if 1 <= c <= M_MAX and refused_by_par({**state, "m": c}) is None), None)
+        if m is not None:
+            state["m"] = m
+            notes.append(msg("rule.m_snap", why=why, m=m))
     b = board(state)
     if b.refused is not None:
         n, text, why = b.refused
