@@ -82,9 +82,9 @@
       }
     });
     var low = goal.V[0], high = goal.V[1];
-    if (!(low <= state.V && state.V <= high)) {
+    if (!(low <= state.V && state.V <= high)) { // a puzzle chosen brings its V along; a V moved is told
       state.V = Math.min(Math.max(state.V, low), high);
-      notes.push(T.msg('rule.puzzle_v', { low: low, high: high, V: state.V }));
+      if (!has(changed, 'puzzle') || has(changed, 'V')) notes.push(T.msg('rule.puzzle_v', { low: low, high: high, V: state.V }));
     }
     state.schedule = goal.known; // par
     var why = refusedByPar(state);
@@ -315,7 +315,9 @@
       var model = doc.get_model_by_name(name), attrs = view.props[name], changes = {}, any = false;
       Object.keys(attrs).forEach(function (attr) {
         var value = attrs[attr];
-        if (attr === 'major_label_overrides') value = new Map(Object.entries(value));
+        if (attr === 'major_label_overrides') { // by tick: numbers, as Bokeh looks them up
+          value = new Map(Object.keys(value).map(function (k) { return [Number(k), value[k]]; }));
+        }
         if (!X.same(model[attr], value)) { changes[attr] = value; any = true; }
       });
       if (any) model.setv(changes);

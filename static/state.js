@@ -94,7 +94,7 @@
   function normalize(state, changed) {
     state = Object.assign({}, state);
     var notes = [];
-    X.puzzleView.rule(state, changed, notes); // 0. a puzzle (puzzle_view.js): first, as in view/features.py
+    X.puzzleView.rule(state, changed, notes); // 0. a puzzle's rule (puzzle_view.js): first, as in view/features.py
     var own = ownRule(state, changed);
     notes = notes.concat(own[1]);
     if (own[0]) return { state: state, notes: notes };

@@ -140,7 +140,7 @@ def test_a_different_complete_order_is_compared_op_by_op_and_drawn_on_one_axis()
     # The rows are named on the rank axis; the hovers do not name ranks.
     fv = view.figure_view(res, "en")
     assert fv["props"]["rank_axis"]["major_label_overrides"] == {
-        **{str(r): f"you {r}" for r in range(4)}, **{str(4 + r): f"par {r}" for r in range(4)}}
+        **{r: f"you {r}" for r in range(4)}, **{4 + r: f"par {r}" for r in range(4)}}
     assert all(len(v) == 0 for v in fv["sources"]["waits"].values())
 
 
@@ -209,16 +209,17 @@ def test_an_encoder_op_goes_on_the_rank_it_is_placed_on():
 
 
 def test_a_board_with_nothing_to_place_says_so():
-    """Cap 1 on every rank of P=2: rank 0 holds F0 until B0 comes back; once rank 1 holds
-    F1 and rank 0 F0, F1 of rank 0... every next op waits or breaks the cap."""
-    s = at("1f1b", P=2, m=2, cap="1")
-    b = replay(s, "0F0,1F0,1B0,0B0,0F1,1F1")
-    assert b.refused is None
-    s2 = at("zb", P=2, m=2, cap="1")
-    out = place(s2, "0F0,1F0,1I0", "", "0I0")
-    assert out.moves is not None
-    stuck = replay(s2, "0F0")
-    assert hint(stuck).key in ("puzzle.hint_par", "puzzle.hint_ready")
+    """Interleaved on one rank under a cap of 1: its first chunk's forward holds the one
+    activation, and the second chunk's forward, which every backward waits for, would
+    hold a second: nothing can be placed."""
+    s = at("interleaved", P=1, m=1, V=2, cap="P-r")
+    out = place(s, "", "", "0F0")
+    assert out.moves == "0F0" and out.said.key == "puzzle.and"
+    assert out.said.text() == ("F(mb 0, stage 0) placed on rank 0: 0 to 0.5. No op can be placed: every rank's next "
+                               "ops wait for each other or would break the cap. Undo a few moves")
+    b = replay(s, out.moves)
+    assert hint(b).key == "puzzle.hint_stuck"
+    assert [why.key for _, why in b.candidates(0)] == ["puzzle.waits", "puzzle.cap", "puzzle.waits"]
 
 
 # -- undo, redo, clear, hint --------------------------------------------------------------------
@@ -319,7 +320,8 @@ def test_the_hint_can_be_placed_and_starts_when_it_says(case):
     token = (f"{op.args['kind']}{op.args['mb']}@{h.args['rank']}" if op.key == "op.encoder"
              else f"{op.args['stage']}{op.args['kind']}{op.args['mb']}")
     out = place(s, ",".join(moves), "", token)
-    assert out.moves is not None and out.said.args["start"] == h.args["start"]
+    said = out.said.args["first"] if out.said.key == "puzzle.and" else out.said  # placed, and now nothing can be
+    assert out.moves is not None and said.args["start"] == h.args["start"]
 
 
 # -- the rule, the URL, the session -------------------------------------------------------------
@@ -349,7 +351,7 @@ def test_the_rule_keeps_a_puzzle_placeable_by_hand():
     s.update({"P": 16, "m": 64})
     s.update({"puzzle": "interleaved"})
     assert (s.P, s.m, s.V, s.schedule) == (P_MAX, M_MAX, 2, "interleaved")
-    assert {n.key for n in s.notes} == {"rule.puzzle_max", "rule.puzzle_v"}
+    assert {n.key for n in s.notes} == {"rule.puzzle_max"}  # the puzzle brings its V along
     s.update({"m": 3})  # Megatron's interleaved order needs m >= P: m moves as par's rule would move it
     assert s.m == P_MAX and s.notes[0].key == "rule.m_snap"
     s.update({"moves": "0F0,0F7,1F0"})

@@ -159,9 +159,10 @@ def rule(state: dict, changed: set, notes: list[Msg]) -> bool:
             state[key] = high
             notes.append(msg("rule.puzzle_max", key=key, high=high))
     low, high = goal.V
-    if not low <= state["V"] <= high:
+    if not low <= state["V"] <= high:  # a puzzle chosen brings its V along; a V moved is told
         state["V"] = min(max(state["V"], low), high)
-        notes.append(msg("rule.puzzle_v", low=low, high=high, V=state["V"]))
+        if "puzzle" not in changed or "V" in changed:
+            notes.append(msg("rule.puzzle_v", low=low, high=high, V=state["V"]))
     state["schedule"] = goal.known  # par
     why = refused_by_par(state)
     if why is not None:  # m as par's rule would move it, before the moves are replayed at it
@@ -370,8 +371,8 @@ def figure_view(res: Result, lang: str = "en") -> dict:
     if yours is None:
         return {"sources": {}, "props": {"rank_axis": {"major_label_overrides": {}}}}
     P = yours.config.P
-    rows = {str(r): fill("puzzle.row_yours", lang, rank=r) for r in range(P)}
-    rows.update({str(P + r): fill("puzzle.row_par", lang, rank=r) for r in range(P)})
+    rows = {r: fill("puzzle.row_yours", lang, rank=r) for r in range(P)}  # by tick: numbers, as Bokeh looks them up
+    rows.update({P + r: fill("puzzle.row_par", lang, rank=r) for r in range(P)})
     waits = {k: v[:0] for k, v in teach.waits(res).items()}
     texts = columns.texts(lang)
     hovers = {name: {"tooltips": [texts[name]["tooltips"][i] for i in keep]} for name, keep in COMPARE_HOVERS.items()}
@@ -390,8 +391,11 @@ def as_data() -> dict:
     }
 
 
-FEATURE = Feature(name="puzzle", fields=FIELDS, engine_fields=("puzzle", "cap", "moves"), rule=rule, layouts=LAYOUTS,
+# Its fields come last (in the URL too: a permalink reads schedule=... first); its rule
+# comes first (view/features.py).
+FEATURE = Feature(name="puzzle", fields=FIELDS, engine_fields=("puzzle", "cap", "moves"), layouts=LAYOUTS,
                   data=as_data)
+RULE = Feature(name="puzzle_rule", rule=rule)
 
-__all__ = ["FEATURE", "FIELDS", "act", "block_html", "block_values", "figure_view", "live_text", "rule", "run",
+__all__ = ["FEATURE", "FIELDS", "RULE", "act", "block_html", "block_values", "figure_view", "live_text", "rule", "run",
            "setup", "shown", "SEP"]
