@@ -238,7 +238,7 @@
     var title = esc(t('puzzle.title', lang)), fields = [select('puzzle', D.names, v.puzzle, lang)];
     if (v.ranks === null) {
       var intro = compose('pz_intro', { text: esc(t('puzzle.intro', lang)) }) + compose('pz_setup', { fields: fields[0] });
-      return compose('pz', { title: title, body: intro });
+      return compose('pz_closed', { title: title, body: intro });
     }
     fields.push(select('cap', D.caps, v.cap, lang));
     var goal = t('puzzle.goal.' + v.goal, lang);

@@ -275,7 +275,7 @@ def test_other_refusals_a_course_pages_link_and_your_own_order(explorer, page):
     placed(page, 8, 8)
     page.get_by_role("button", name="Open as your own order", exact=True).click()
     expect(page.locator(".pv-readout").first).to_contain_text("Your order: P = 2 (its lines)")
-    expect(page.locator(".pv-pz-intro")).to_be_visible()
+    expect(page.locator(".pv-pz-closed")).to_be_visible()  # the puzzle is put away: one line that opens
 
 
 def test_the_puzzle_in_chinese_at_both_widths(explorer, page):

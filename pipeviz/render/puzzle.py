@@ -6,6 +6,8 @@ PUZZLE_CSS = """
 .pv-pz { border: 1px solid #d0d0d0; border-radius: 6px; padding: 2px 10px 8px; margin: 6px 0; font-size: 14px;
   line-height: 1.45; }
 .pv-pz-title { margin: 6px 0 2px; font-size: 16px; }
+.pv-pz-closed { padding-bottom: 0; }
+.pv-pz summary.pv-pz-title { margin: 0; min-height: 44px; line-height: 44px; font-weight: 700; cursor: pointer; }
 .pv-pz-intro, .pv-pz-goal { margin: 4px 0; }
 .pv-pz-setup, .pv-pz-tools { display: flex; flex-wrap: wrap; gap: 6px 12px; align-items: flex-end; margin: 6px 0; }
 .pv-pz-field { display: flex; flex-direction: column; gap: 2px; font-size: 13px; max-width: 100%; }

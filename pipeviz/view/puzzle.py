@@ -74,10 +74,13 @@ SETTABLE = ("puzzle", "cap")  # the block's own menus
 LAYOUTS = {
     "pz": '<section class="pv-pz" aria-labelledby="pv-pz-title"><h3 id="pv-pz-title" class="pv-pz-title">{title}</h3>'
           "{body}</section>",
+    # Put away: one line that opens (the first screen stays the explorer's, in an iframe too).
+    "pz_closed": '<section class="pv-pz pv-pz-closed" aria-labelledby="pv-pz-title"><details>'
+                 '<summary id="pv-pz-title" class="pv-pz-title">{title}</summary>{body}</details></section>',
     "pz_intro": '<p class="pv-pz-intro">{text}</p>',
     "pz_setup": '<div class="pv-pz-setup">{fields}</div>',
-    "pz_select": '<label class="pv-pz-field"><span>{label}</span><select data-field="{name}" data-key="field:{name}">'
-                 "{options}</select></label>",
+    "pz_select": '<label class="pv-pz-field"><span>{label}</span><select data-field="{name}" data-key="field:{name}" '
+                 'aria-label="{label}">{options}</select></label>',  # named by its label only, not its value too
     "pz_option": '<option value="{value}"{selected}>{text}</option>',
     "pz_goal": '<p class="pv-pz-goal">{text}</p>',
     "pz_tools": '<div class="pv-pz-tools">{buttons}</div>',
@@ -93,7 +96,8 @@ LAYOUTS = {
              'style="{style}">{token}{mark}</button>',
     "pz_mark": '<span class="pv-pz-mark">{text}</span>',
     "pz_type": '<form class="pv-pz-type"><label><span>{label}</span><input type="text" data-field="typed" '
-               'data-key="field:typed" autocomplete="off" autocapitalize="characters" spellcheck="false" '
+               'aria-label="{label}" data-key="field:typed" autocomplete="off" autocapitalize="characters" '
+               'spellcheck="false" '
                'maxlength="20" placeholder="1F0"></label><button type="submit" data-key="act:type">{place}</button></form>',
     "pz_score": '<div class="pv-pz-score"><p class="pv-pz-line">{score}</p><p class="pv-pz-line">{par}</p>'
                 '<p class="pv-pz-verdict pv-pz-{cls}">{verdict}</p>{more}</div>',
@@ -321,7 +325,7 @@ def block_html(v: dict, lang: str = "en") -> str:
     fields = [select("puzzle", NAMES, v["puzzle"], lang)]
     if v["ranks"] is None:
         body = compose("pz_intro", text=escape(template("puzzle.intro", lang))) + compose("pz_setup", fields=fields[0])
-        return compose("pz", title=escape(template("puzzle.title", lang)), body=body)
+        return compose("pz_closed", title=escape(template("puzzle.title", lang)), body=body)
     fields.append(select("cap", CAPS, v["cap"], lang))
     goal = template(f"puzzle.goal.{v['goal']}", lang)
     if v["score"]["solved"]:
