@@ -87,6 +87,12 @@
       if (!has(changed, 'puzzle') || has(changed, 'V')) notes.push(T.msg('rule.puzzle_v', { low: low, high: high, V: state.V }));
     }
     state.schedule = goal.known; // par
+    try {
+      setupOf(state);
+    } catch (e) { // costs the engine refuses: the explorer says so, as for any schedule
+      if (e instanceof E.PipevizError && e.type === 'ConfigError') return false;
+      throw e;
+    }
     var why = refusedByPar(state);
     if (why !== null) { // m as par's rule would move it, before the moves are replayed at it
       for (var d = 1, m = null; d < D.mMax && m === null; d++) {

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeviz import Config, Costs, run
+from pipeviz import Config, ConfigError, Costs, run
 from pipeviz.config import Encoder
 from pipeviz.order import KIND_CODES
 from pipeviz.puzzle import (
@@ -365,6 +365,16 @@ def test_the_rule_keeps_a_puzzle_placeable_by_hand():
     assert s.puzzle == "off" and s.moves == "0F0" and s.notes[0].key == "rule.puzzle_off"
     s.update({"puzzle": "1f1b"})  # a puzzle chosen: empty, at its cap
     assert (s.moves, s.cap, s.V) == ("", "P-r", 1)
+
+
+def test_costs_the_engine_refuses_are_a_problem_not_an_exception():
+    state = {**{k: f.default for k, f in FIELDS.items()}, "puzzle": "1f1b", "cap": "P-r", "tf": -1.0}
+    from pipeviz.view.state import normalize
+
+    out, _ = normalize(state, {"tf"})
+    assert out["puzzle"] == "1f1b"
+    with pytest.raises(ConfigError):
+        view.run(out)
 
 
 def test_open_as_your_own_order():

@@ -217,5 +217,43 @@ def test_each_guided_puzzle_solved_and_compared_alike(twin_page):
                     "puzzle.not_op", "puzzle.waits"}
 
 
+@st.composite
+def rule_cases(draw):
+    """A state and what changed: puzzles at any size the sliders reach, moves valid or
+    not, a schedule or an order of one's own chosen, costs the engine refuses."""
+    state = state_of({
+        "puzzle": draw(st.sampled_from(list(FIELDS["puzzle"].choices))), "P": draw(st.integers(1, 32)),
+        "m": draw(st.integers(1, 128)), "V": draw(st.integers(1, 8)), "cap": draw(st.sampled_from(CAPS[:6])),
+        "moves": ",".join(draw(st.lists(st.sampled_from(["0F0", "1F0", "0F1", "1B0", "0B0", "2F0", "EF0@0", "0I0",
+                                                           "0W0", "9F9", "x"]), max_size=8))),
+        "redo": draw(st.sampled_from(["", "0F1"])), "custom": draw(st.booleans()),
+        "schedule": draw(st.sampled_from(["1f1b", "gpipe", "interleaved", "zb-v"])),
+        "tf": draw(st.sampled_from([1.0, 1.0, -1.0])),
+    })
+    keys = ["puzzle", "P", "m", "V", "cap", "moves", "custom", "schedule", "tf"]
+    changed = draw(st.lists(st.sampled_from(keys), min_size=1, max_size=4, unique=True))
+    return state, changed
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(rule_cases(), min_size=10, max_size=10))
+def test_the_rule_matches_python(twin_page, cases):
+    got = json.loads(twin_page.evaluate("""([cases]) => JSON.stringify(cases.map(([state, changed]) => {
+      try {
+        const out = PipevizExplorer.state.normalize(state, changed);
+        return __twin.summary({state: out.state, notes: out.notes});
+      } catch (e) { return {error: __twin.error(e)}; }
+    }))""", [cases]))
+    for (state, changed), a in zip(cases, got):
+        try:
+            s, notes = normalize(state, set(changed))
+            e = twin.summary({"state": s, "notes": notes})
+        except Exception as err:  # noqa: BLE001 (both sides must fail alike; none should)
+            e = {"error": repr(err)}
+        d = twin.Diff()
+        d.walk("", e, a)
+        assert not d.errors, f"{state} changed={changed}\n" + "\n".join(d.errors)
+
+
 def test_caps_are_the_fields_choices():
     assert tuple(FIELDS["cap"].choices) == CAPS

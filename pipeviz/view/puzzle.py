@@ -168,6 +168,10 @@ def rule(state: dict, changed: set, notes: list[Msg]) -> bool:
         if "puzzle" not in changed or "V" in changed:
             notes.append(msg("rule.puzzle_v", low=low, high=high, V=state["V"]))
     state["schedule"] = goal.known  # par
+    try:
+        setup(state)
+    except ConfigError:  # costs the engine refuses: the explorer says so, as for any schedule
+        return False
     why = refused_by_par(state)
     if why is not None:  # m as par's rule would move it, before the moves are replayed at it
         m = next((c for d in range(1, M_MAX) for c in (state["m"] + d, state["m"] - d)
