@@ -200,6 +200,7 @@ def test_refusals_undo_redo_hint_and_the_score(explorer, page):
                         ("2b0", "B(mb 0, stage 2) needs B(mb 0, stage 3) from rank 3, not run yet"),
                         ("0F9", "0F9 is not in this puzzle: micro-batches 0..7, stages 0..3, ranks 0..3"),
                         ("0I0", "0I0: this puzzle does not split the backward"),
+                        ("EF0@1", "EF0@1: this puzzle has no encoder"),
                         ("hello", "'HELLO' is not an op")):
         box.fill(typed)
         box.press("Enter")
@@ -270,6 +271,9 @@ def test_other_refusals_a_course_pages_link_and_your_own_order(explorer, page):
     expect(live(page)).to_contain_text("Refused: F(mb 0, stage 0) needs EF(mb 0), which no rank has run yet")
     place_by_click(page, "EF0@1")
     expect(live(page)).to_contain_text("EF(mb 0) placed on rank 1: 0 to 0.5")
+    box.fill("EB0")  # typed without its rank: on the rank the reader is on
+    box.press("Enter")
+    expect(live(page)).to_contain_text("Refused: EB(mb 0) needs B(mb 0, stage 0) from rank 0, not run yet")
     # A complete order, opened as one's own: the puzzle is put away.
     open_("puzzle=1f1b&P=2&m=2&moves=0F0,1F0,1B0,0F1,0B0,1F1,1B1,0B1")
     placed(page, 8, 8)
