@@ -27,6 +27,9 @@ each file adds to one of the globals PipevizText, PipevizEngine, PipevizExplorer
   readouts.js      the readouts (view/readouts.py)
   closing.js       the closing section's readouts: encoder, balancing (view/closing.py)
   compat.js        every patch of Bokeh's browser code, for the pinned version (both explorers)
+  puzzle.js        a puzzle: the board the moves make, refusals, hint, score (puzzle.py)
+  puzzle_view.js   the puzzle's rule, block and figures' part (view/puzzle.py), and its glue
+  puzzle_board.js  the puzzle's block in the browser: clicks, keys, focus (both explorers)
   explorer.js      widgets <-> state, drawing (app.py's role)
 tests/test_js_parity.py holds each part to its Python original.
 """
@@ -69,9 +72,10 @@ from .custom import MAX_TEXT
 from .errors import ConfigError
 from .registry import NAMES, SCHEDULES
 from .render.figures import HIDE_EMPTY, SOURCES, Figures, plot_px
+from .render.puzzle import PUZZLE_CSS
 from .render.style import PAGE_CSS, READOUT_CSS, TOUCH_CSS
 from .text import template
-from .view import columns, glance, lod, palette, sweep
+from .view import columns, glance, lod, palette, puzzle, sweep
 from .view.columns import CHUNKS, LABEL_PAD_PX, LABEL_PX_PER_CHAR, ROW, ROW_PX
 from .view.features import FEATURES
 from .view.fields import FIELDS, MAX_RAW, PRESETS, defaults
@@ -84,9 +88,10 @@ TOGGLES = ("critical", "projector")
 # The engine (text.js, engine.js and what schedules share, building_blocks.js) loads
 # before the schedules' twins (schedule_scripts), the rest after them.
 ENGINE_SCRIPTS = ("text.js", "engine.js", "building_blocks.js")
-SCRIPTS = ("memory.js", "compare.js", "custom.js", "trace.js", "encoder.js", "balance.js", "causes.js", "fields.js",
-           "memory_view.js", "state.js", "columns.js", "readouts.js", "closing.js", "glance.js", "compat.js", "a11y.js",
-           "teach_models.js", "teach.js", "sweep.js", "explorer.js")
+SCRIPTS = ("memory.js", "compare.js", "custom.js", "trace.js", "encoder.js", "balance.js", "causes.js", "puzzle.js",
+           "fields.js", "memory_view.js", "state.js", "columns.js", "readouts.js", "closing.js", "glance.js",
+           "compat.js", "a11y.js", "teach_models.js", "teach.js", "sweep.js", "puzzle_view.js", "puzzle_board.js",
+           "explorer.js")
 
 
 def read_static(name: str) -> str:
@@ -223,6 +228,7 @@ TEMPLATE = """
       <div class="pv-slot"><div id="pv-notice" class="pv-notice" role="status" hidden></div>
         <div id="pv-summary" class="pv-summary">{{ summary }}</div></div>
       <div id="pv-readout" class="pv-readout-box" role="status" aria-live="polite"></div>
+      <div id="pv-puzzle" class="pv-puzzle-box">{{ puzzle_block }}</div>
       <div id="pv-closing" class="pv-readout-box" role="status" aria-live="polite"></div>
       <div id="pv-legend" class="pv-legend-box"></div>
       <div class="pv-charts-grid">
@@ -396,6 +402,14 @@ def model_widgets(texts: dict) -> dict:
     return out
 
 
+def puzzle_block(cfg: Config, lang: str) -> str:
+    """The puzzle's block (view/puzzle.py) as the page opens, its puzzle put away: its
+    own menus and buttons, which static/puzzle_board.js runs, each action going through
+    PipevizExplorer.handle (static/puzzle_view.js draws it again at every change)."""
+    state = {**defaults(), **state_of(cfg), "lang": lang}
+    return puzzle.block_html(puzzle.block_values(state), lang)
+
+
 def document_html(cfg: Config, lang: str, script_tags: str) -> str:
     """The Bokeh document: the served app's figures, Bokeh widgets, and callbacks that
     hand every event to static/explorer.js (PipevizExplorer.handle), which finds the
@@ -476,7 +490,8 @@ def document_html(cfg: Config, lang: str, script_tags: str) -> str:
     _teach_once(doc)
     return file_html(
         doc, resources=InlineOnly(), title=template("page.title", lang), template=TEMPLATE,
-        template_variables=dict(page_css=PAGE_CSS + READOUT_CSS, scripts=script_tags, lang=lang,
+        template_variables=dict(page_css=PAGE_CSS + READOUT_CSS + PUZZLE_CSS, scripts=script_tags, lang=lang,
+                                puzzle_block=puzzle_block(cfg, lang),
                                 table_title=escape(template("table.title", lang)),
                                 more=escape(template("group.more", lang)), bar_label=escape(template("bar.label", lang)),
                                 summary=escape(template(f"sched.{cfg.schedule}.summary", lang)),

@@ -16,8 +16,8 @@
  * The page's CustomJS callbacks call PipevizExplorer.handle(doc, what, key) with what
  * "ready" (the document has rendered), "change" (the widget named `key` changed),
  * "resize" (the timeline's width changed), "zoom" (a pan or zoom of the time axis
- * ended; key is [x0, x1]: the timeline is levelled again) or "edit" (Edit this
- * schedule). Bokeh runs them asynchronously, so a
+ * ended; key is [x0, x1]: the timeline is levelled again), "edit" (Edit this
+ * schedule) or "puzzle" (key is an action of the puzzle's block, static/puzzle_view.js). Bokeh runs them asynchronously, so a
  * widget's echo of our own correction arrives later: a change is handled only when
  * the widget's value differs from the explorer's state.
  */
@@ -203,6 +203,11 @@
   // is shown (served/session.Session._run).
   Explorer.prototype.shown = function () {
     var v = this.values;
+    if (X.puzzleView.shown(v)) { // a puzzle (static/puzzle_view.js)
+      return this.cached(JSON.stringify(['puzzle', X.puzzleView.setupOf(v).key, v.moves]), function () {
+        return X.puzzleView.run(v);
+      });
+    }
     if (!v.custom) return this.run(X.state.config(v));
     var c = X.state.config(v).costs;
     return this.cached(JSON.stringify(['own', v.order, v.placement, c.tf, c.tb, c.tw, c.comm, c.tfb]), function () {
@@ -263,6 +268,7 @@
       this.setHidden('pv-memory-key', this.memory === null);
     }
     if (this.shownLang !== lang) this.relabel(lang);
+    X.puzzleView.drawn(this, res, lang); // the puzzle's block, and its part of the figures
     this.later();
   };
 
@@ -572,6 +578,7 @@
       else if (what === 'zoom') explorer.zoomed(key);
       else if (what === 'edit') explorer.editSchedule();
       else if (what === 'own') explorer.own(key);
+      else if (what === 'puzzle') X.puzzleView.handle(explorer, key); // key: the block's action
       else explorer.changed(key);
     }
     return explorer;

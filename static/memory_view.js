@@ -99,6 +99,7 @@
   // Bytes per rank for the state's model, the reason they cannot be had (a message),
   // or null.
   function memoryOf(res, state) {
+    res = res.yours || res; // a result drawn with another below it: the bytes of its own part
     try {
       var model = modelOf(state);
       if (model === null) return null;

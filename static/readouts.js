@@ -67,16 +67,22 @@
   }
 
   // What the readout says of an order of one's own (view/own_order.readout_values).
-  function ownValues(res) {
+  // `label` says what it is instead, where it is not a pasted order (a puzzle's).
+  function ownValues(res, label) {
     return { P: res.config.P, m: res.config.m, V: res.config.V, placement: res.schedule.placement,
-      deadlock: res.deadlock !== null && res.deadlock !== undefined };
+      deadlock: res.deadlock !== null && res.deadlock !== undefined, label: label || null };
   }
 
   function ownVerdict(own) {
+    if (own.label) return own.label;
     return T.msg('own.shown', { P: own.P, m: own.m, V: own.V, placement: own.placement });
   }
 
+  // A result drawn with another below it (a puzzle's order beside par) reports its own
+  // part's numbers (`yours`), under its own label.
   function readoutValues(res) {
+    var label = res.label || null;
+    res = res.yours || res;
     var mt = res.metrics, th = res.theory;
     var steady = Math.abs(mt.steadyBubbleFraction - mt.bubbleFraction) > 1e-12;
     return {
@@ -84,7 +90,7 @@
       closed: th !== null ? closedFormText(res) : null,
       agree: res.bubbleAgrees,
       why: th !== null ? th.caveat : null,
-      own: th === null ? ownValues(res) : null, // an order of one's own
+      own: th === null ? ownValues(res, label) : null, // an order of one's own
       makespan: num(mt.makespan),
       steady: steady ? pct(mt.steadyBubbleFraction) : null,
       peak_mb: num(mt.peakMicrobatches[0]),
@@ -173,6 +179,7 @@
 
   // The table's row for an order of one's own (first, and current).
   function ownRow(res, memory) {
+    res = res.yours || res; // a result drawn with another below it: its own part's row
     var row = { name: res.config.schedule, V: res.config.V, current: true, mem: null, best: false };
     if (res.deadlock) return Object.assign(row, { error: T.msg('own.deadlock_row', {}) });
     var mt = res.metrics;

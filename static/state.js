@@ -4,6 +4,8 @@
  * preset, a URL; `changed` names the fields that changed) and returns
  * {state, notes}: a state the engine accepts, and a note (a message) for each thing
  * it adjusted.
+ *   0. a puzzle: P, m and V placeable by hand, the schedule its par, the moves
+ *      replayed (puzzle_view.js); a schedule or an order of one's own puts it away.
  *   1. V and the schedule: a schedule with a fixed V keeps it. Moving V above 1 on
  *      the schedule that has an interleaved form (PIPEVIZ_DATA.features.schedule.vStep) moves to
  *      it; the interleaved form at V = 1 says it is the plain one.
@@ -91,7 +93,10 @@
 
   function normalize(state, changed) {
     state = Object.assign({}, state);
-    var own = ownRule(state, changed), notes = own[1];
+    var notes = [];
+    X.puzzleView.rule(state, changed, notes); // 0. a puzzle's rule (puzzle_view.js): first, as in view/features.py
+    var own = ownRule(state, changed);
+    notes = notes.concat(own[1]);
     if (own[0]) return { state: state, notes: notes };
     var name = state.schedule, V = state.V;
     var fixed = E.SCHEDULES.get(name).fixedV;

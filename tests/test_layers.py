@@ -42,7 +42,7 @@ LAYERS = (
     ("config", ("pipeviz.costs", "pipeviz.stages", "pipeviz.config")),
     ("orders", ("pipeviz.order", "pipeviz.closed_form", "pipeviz.schedule", "pipeviz.schedules", "pipeviz.registry")),
     ("engine", ("pipeviz.simulate", "pipeviz.metrics", "pipeviz.encoder", "pipeviz.balance", "pipeviz.decompose",
-                "pipeviz.engine", "pipeviz.custom", "pipeviz.causes", "pipeviz.memory", "pipeviz.slicing", "pipeviz")),
+                "pipeviz.engine", "pipeviz.custom", "pipeviz.puzzle", "pipeviz.causes", "pipeviz.memory", "pipeviz.slicing", "pipeviz")),
     ("outputs", ("pipeviz.export", "pipeviz.trace")),
     ("view", ("pipeviz.view", "pipeviz.textview")),
     ("render", ("pipeviz.render", "pipeviz.figure")),

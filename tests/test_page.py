@@ -396,7 +396,7 @@ def test_chinese_from_the_flag_and_from_the_buttons(page, tmp_path, offline):
 
 def test_presets(page, page_file, offline):
     open_page(page, page_file)
-    page.get_by_role("combobox").select_option(label=template("preset.gpt", "en"))
+    page.get_by_role("combobox", name=template("field.preset", "en")).select_option(label=template("preset.gpt", "en"))
     page.wait_for_function("PipevizExplorer.get().state().P === 8")
     settled(page)
     app = Explorer()
@@ -404,7 +404,7 @@ def test_presets(page, page_file, offline):
     assert state(page) == app.session.state()
     assert written(page, "pv-readout") == app.readout.object
     assert "comm = 0.6" in readout(page)
-    page.get_by_role("combobox").select_option(label=template("preset.staircase", "en"))
+    page.get_by_role("combobox", name=template("field.preset", "en")).select_option(label=template("preset.staircase", "en"))
     page.wait_for_function("PipevizExplorer.get().state().unit === 'chunks'")
     settled(page)
     assert {k: state(page)[k] for k in PRESETS["staircase"].values} == PRESETS["staircase"].values

@@ -35,7 +35,7 @@ from ..config import Config
 from ..engine import Result, run
 from ..errors import ConfigError, OrderError
 from ..text import Msg
-from ..view import closing, memory_view, own_order, readouts
+from ..view import closing, memory_view, own_order, puzzle, readouts
 from ..view.field import Field
 from ..view.fields import FIELDS, PRESETS, with_base
 from ..view.fields import parse as parse_url
@@ -66,6 +66,11 @@ def parameter(name: str) -> param.Parameter:
 
 
 class Session(param.Parameterized):
+    # -- a puzzle: the student places the ops (view/puzzle.py) ------------------------------
+    puzzle = parameter("puzzle")
+    cap = parameter("cap")
+    moves = parameter("moves")
+    redo = parameter("redo")
     # -- an order of one's own (view/own_order.py) --------------------------------------
     order = parameter("order")
     placement = parameter("placement")
@@ -209,7 +214,9 @@ class Session(param.Parameterized):
         self.param.update(shown=res, problem=problem, **derived)
 
     def _run(self, state: dict) -> Result:
-        """The schedule's result, or the order's of one's own when that is shown."""
+        """The schedule's result, the puzzle's or the order's of one's own when that is shown."""
+        if puzzle.shown(state):
+            return puzzle.run(state)
         if own_order.shown(state):
             return own_order.run(state, config(state).costs)
         return run_cached(config(state))

@@ -31,6 +31,7 @@ from .controls import Controls
 from .deferred import Deferred
 from .glance import GlancePanes, marked
 from .location import UrlSync
+from .puzzle import PuzzleView
 from .session import Session
 
 
@@ -73,6 +74,7 @@ class Explorer(pn.viewable.Viewer):
         self.cursor_steps: dict | None = None  # the play cursor's columns, due with the deferred refresh
         s.param.watch(self.draw, "revision")
         self.draw()
+        self.puzzle = PuzzleView(s, self.figures)  # watches after draw: its figure properties come last
         self.figures.timeline.on_change("inner_width", lambda attr, old, new: self.relevel(self.window))
         for fig in (self.figures.timeline, self.figures.over_time):  # they share the time axis
             fig.on_event(RangesUpdate, self._on_zoom)
@@ -222,6 +224,7 @@ class Explorer(pn.viewable.Viewer):
         main = pn.Column(
             slot,
             self.readout,
+            self.puzzle,
             self.closing,
             self.glance.legend,
             charts,

@@ -161,7 +161,9 @@ def with_weights(cfg: Config, state: dict) -> Config:
 
 
 def memory_of(res: Result, state: dict) -> Memory | Msg | None:
-    """Bytes per rank for the state's model, the reason they cannot be had, or None."""
+    """Bytes per rank for the state's model, the reason they cannot be had, or None.
+    A result drawn with another below it has the bytes of its own part (`yours`)."""
+    res = getattr(res, "yours", None) or res
     try:
         model = model_of(state)
         if model is None:

@@ -110,6 +110,10 @@ def authors_html(v: dict | None, lang: str = "en") -> str:
 
 
 def readout_values(res: Result) -> dict:
+    """The readout's numbers. A result drawn with another below it (a puzzle's order
+    beside par) reports its own part's numbers (`yours`), under its own label."""
+    label = getattr(res, "label", None)
+    res = getattr(res, "yours", None) or res
     mt, th = res.metrics, res.theory
     steady = abs(mt.steady_bubble_fraction - mt.bubble_fraction) > 1e-12
     return {
@@ -117,7 +121,7 @@ def readout_values(res: Result) -> dict:
         "closed": closed_form_text(res) if th is not None else None,
         "agree": res.bubble_agrees,
         "why": th.caveat if th is not None else None,
-        "own": own_values(res) if th is None else None,  # an order of one's own
+        "own": own_values(res, label) if th is None else None,  # an order of one's own
         "makespan": num(mt.makespan),
         "steady": pct(mt.steady_bubble_fraction) if steady else None,
         "peak_mb": num(mt.peak_microbatches[0]),
@@ -132,16 +136,19 @@ def readout_values(res: Result) -> dict:
     }
 
 
-def own_values(res: Result) -> dict:
-    """What the readout says of an order of one's own (no closed form)."""
+def own_values(res: Result, label: Msg | None = None) -> dict:
+    """What the readout says of an order of one's own (no closed form); `label` says
+    what it is instead, where it is not a pasted order (a puzzle's)."""
     deadlock = getattr(res, "deadlock", None)
     return {
         "P": res.config.P, "m": res.config.m, "V": res.config.V, "placement": res.schedule.placement,
-        "deadlock": deadlock is not None,
+        "deadlock": deadlock is not None, "label": label,
     }
 
 
 def own_verdict(v: dict) -> Msg:
+    if v.get("label") is not None:
+        return v["label"]
     return Msg("own.shown", {"P": v["P"], "m": v["m"], "V": v["V"], "placement": v["placement"]})
 
 
@@ -221,7 +228,9 @@ def table_config(cfg: Config, name: str) -> Config:
 
 def own_row(res: Result, memory: Callable[[Result], object] | None = None) -> dict:
     """The table's row for an order of one's own (first, and current); with `memory`,
-    its peak GiB as every schedule's row has (its bytes come from its own timeline)."""
+    its peak GiB as every schedule's row has (its bytes come from its own timeline).
+    A result drawn with another below it has the row of its own part (`yours`)."""
+    res = getattr(res, "yours", None) or res
     row = {"name": res.config.schedule, "V": res.config.V, "current": True, "mem": None, "best": False}
     if getattr(res, "deadlock", None) is not None:
         return {**row, "error": Msg("own.deadlock_row")}
