@@ -484,9 +484,9 @@ def document_html(cfg: Config, lang: str, script_tags: str) -> str:
         doc.add_root(column(figs.memory, name="layout_memory", sizing_mode="stretch_width"))
         doc.js_on_event(DocumentReady, callback("ready"))
         figs.timeline.js_on_change("inner_width", callback("resize"))
+        zoom = "PipevizExplorer.handle(anchor.document, 'zoom', [cb_obj.x0, cb_obj.x1])"
         for fig in (figs.timeline, figs.over_time):  # a pan or zoom ended: level the timeline again (view/lod.py)
-            fig.js_on_event(RangesUpdate, CustomJS(args=dict(anchor=figs.timeline),
-                                                   code="PipevizExplorer.handle(anchor.document, 'zoom', [cb_obj.x0, cb_obj.x1])"))
+            fig.js_on_event(RangesUpdate, CustomJS(args=dict(anchor=figs.timeline), code=zoom))
     _teach_once(doc)
     return file_html(
         doc, resources=InlineOnly(), title=template("page.title", lang), template=TEMPLATE,

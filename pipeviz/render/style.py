@@ -81,7 +81,8 @@ TOUCH_CSS = """
 # left), below it where there is not.
 PAGE_CSS = """
 body { font-family: FONT_STACK; margin: 0; }
-.pv-page { padding: 4px 8px 8px; box-sizing: border-box; max-width: 100%; overflow-x: clip; }  /* clip, not hidden: the bar stays sticky */
+/* clip, not hidden: the bar stays sticky */
+.pv-page { padding: 4px 8px 8px; box-sizing: border-box; max-width: 100%; overflow-x: clip; }
 .pv-head { display: flex; flex-wrap: wrap; align-items: center; gap: 2px 12px; }
 .pv-title { flex: 1 1 200px; min-width: 0; }
 .pv-lang { flex: 0 0 auto; }
