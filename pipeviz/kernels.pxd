@@ -146,7 +146,7 @@ cdef bint bb_levels(int64_t[:, ::1] slot, int64_t[:, ::1] level, int64_t[:, ::1]
                     bint implicit_w, Py_ssize_t start, int64_t cap, bint write)
 
 @cython.locals(P=Py_ssize_t, n_lanes=Py_ssize_t, implicit_w=bint, horizon=Py_ssize_t, r=Py_ssize_t, lane=Py_ssize_t,
-               i=Py_ssize_t, j=Py_ssize_t, t=Py_ssize_t, k=Py_ssize_t, a=Py_ssize_t, b=Py_ssize_t, cap=int64_t,
+               i=Py_ssize_t, j=Py_ssize_t, t=Py_ssize_t, _k=Py_ssize_t, a=Py_ssize_t, b=Py_ssize_t, cap=int64_t,
                phase=int, now=Py_ssize_t, ready=Py_ssize_t, last=Py_ssize_t, to=Py_ssize_t, low=Py_ssize_t,
                step=int64_t, slot=int64_t[:, ::1], level=int64_t[:, ::1], pending=int64_t[:, ::1],
                placed=uint8_t[:, ::1], todo=int64_t[:, ::1])

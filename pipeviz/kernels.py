@@ -1115,7 +1115,7 @@ def bb_squeeze(lanes, m, with_w):
             a = 0
             b = 0
             last = -1
-            for k in range(i + 1):
+            for _k in range(i + 1):
                 if b >= m or (a < m and lanes[r, BB_B1, a] < lanes[r, BB_B0, b]):
                     last = lanes[r, BB_B1, a]
                     a += 1
