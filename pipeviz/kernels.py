@@ -1,6 +1,7 @@
 """The engine's inner loops, in one module: building an order, checking it, its
 dependencies, timing it, measuring it, what a gap waits for, the timeline's level of
-detail and the encoder's placement.
+detail, the encoder's placement, and the greedy passes that V-Half's, V-Min's and
+ZB-H2's orders come from.
 
 This file is plain Python, and runs as such. At install, Cython compiles it into the
 extension `pipeviz._kernels` (setup.py), with the C types `kernels.pxd` declares: the
@@ -10,9 +11,9 @@ picks the extension when it was built from this very file, else this file.
 Each function here takes and returns numpy arrays and numbers only. The rules they
 follow (docs/model.md's dependencies, ASAP timing, in-flight counts, ...) are explained in
 the module that calls them: order.py, simulate.py, metrics.py, causes.py, view/lod.py,
-encoder.py. Written so that compiled and plain runs agree to the bit: plain loops, no
-numpy reductions whose summation order could differ, floats combined in the order the
-JavaScript twin (static/) combines them.
+encoder.py, schedules/building_blocks.py, schedules/zb_h2.py. Written so that compiled
+and plain runs agree to the bit: plain loops, no numpy reductions whose summation order
+could differ, floats combined in the order the JavaScript twin (static/) combines them.
 
 In the compiled build an array argument is a typed memoryview: a local that holds an
 array to return is kept apart (`*_a`) from the view it is filled through. Arrays are
