@@ -1,8 +1,8 @@
 """Builds the engine's compiled loops at install (`pip install .`, `pip install -e .`).
 
 Cython compiles pipeviz/kernels.py, typed by pipeviz/kernels.pxd, into the extension
-module pipeviz._kernels, so nothing is compiled when pipeviz runs (it used to be
-numba's JIT: about 20 s before the first answer, again in every fresh cache). The
+module pipeviz._kernels, so nothing is compiled when pipeviz runs (no JIT: no
+wait before the first answer, no cache to fill in each fresh container). The
 copy compiled is kernels.py with its source's SHA-256 appended, which
 pipeviz.compiled compares with the kernels.py beside it: an extension built from
 another version of the file is not used. Everything else is in pyproject.toml.
@@ -44,7 +44,7 @@ def kernel_extensions() -> list[Extension]:
                     optional=True)
     return cythonize(
         [ext], language_level=3, quiet=True,
-        # Indices are the loops' own and in range (as numba ran them, unchecked).
+        # Indices are the loops' own and in range (held so by tests/test_kernels.py), so unchecked.
         compiler_directives={"boundscheck": False, "wraparound": False, "initializedcheck": False},
     )
 

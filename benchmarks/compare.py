@@ -40,7 +40,7 @@ def python_rows(repeat: int) -> None:
     print(f"{'P':>3} {'m':>4} {'rows':>5} {'ops':>9} {'compare':>9} {'+model':>9}  ms (Python, caches cleared)")
     with_layers = model()
     for P, m in SIZES:
-        c = compare(P, m)  # warm numba's compiled code first
+        c = compare(P, m)  # a first run, untimed (imports and first calls)
         ops = sum(SCHEDULES[r.schedule].n_ops(cfg) for r in c.rows
                   for cfg in [row_config(r.schedule, r.V, P, m, Costs())] if check(cfg))
         plain = median_ms(lambda P=P, m=m: (cold(), compare(P, m)), repeat)

@@ -4,8 +4,8 @@
 
 Prints a table of median times (ms) with op counts. Schedules that run a fixed V
 (1 for gpipe, 1f1b, zb-h1, zb-h2; 2 for zb-v) run at their own V in each row.
-zb-h2's order comes from a greedy rule run once per (P, m) and cached; its
-`generate` column is the uncached time.
+zb-h2's, v-half's and v-min's orders come from greedy passes run once per (P, m) and
+cached; their `generate` column is the uncached time.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from timing import median_ms  # benchmarks/timing.py
 
 from pipeviz import NAMES, SCHEDULES, Config
 from pipeviz.metrics import measure
-from pipeviz.schedules import zb_h2
+from pipeviz.schedules import building_blocks, zb_h2
 from pipeviz.simulate import simulate
 
 SIZES = [(4, 8, 1), (8, 32, 2), (16, 64, 4), (32, 256, 4), (64, 512, 4)]
@@ -37,7 +37,8 @@ def main() -> None:
             repeat = args.repeat or max(3, min(50, int(200_000 / spec.n_ops(cfg))))
 
             def gen(spec=spec, cfg=cfg):
-                zb_h2._greedy.cache_clear()
+                zb_h2.greedy_steady.cache_clear()
+                building_blocks._schedule.cache_clear()
                 return spec.generate(cfg)
 
             order = gen()

@@ -124,3 +124,44 @@ cpdef tuple level(const double[::1] start, const double[::1] end, const int64_t[
 cpdef tuple place_jobs(const double[::1] g_lo, const double[::1] g_hi, const int64_t[::1] g_rank, const int64_t[::1] g_pos,
                        const uint8_t[::1] is_f, const double[::1] bound, const double[::1] cost, double t0, double t1,
                        double comm, Py_ssize_t r0, double tol)
+
+# Schedules built by greedy passes: V-Half and V-Min's building blocks, ZB-H2's rule.
+cdef int64_t BB_F0, BB_F1, BB_B1, BB_B0, BB_W1, BB_W0, BB_WS
+
+cdef Py_ssize_t bb_size(Py_ssize_t lane, Py_ssize_t m)
+
+@cython.locals(top=int64_t, r=Py_ssize_t, lane=Py_ssize_t, i=Py_ssize_t)
+cdef Py_ssize_t bb_horizon(const int64_t[:, :, ::1] lanes)
+
+@cython.locals(P=Py_ssize_t, r=Py_ssize_t, lane=Py_ssize_t, i=Py_ssize_t, t=Py_ssize_t, w=Py_ssize_t,
+               bound=Py_ssize_t, pending=int64_t[::1], placed=int64_t[::1], slot=int64_t[::1])
+cpdef object bb_place_ws(int64_t[:, :, ::1] lanes, Py_ssize_t m, bint split)
+
+@cython.locals(P=Py_ssize_t, n_lanes=Py_ssize_t, horizon=Py_ssize_t, r=Py_ssize_t, lane=Py_ssize_t, i=Py_ssize_t,
+               t=Py_ssize_t, at=Py_ssize_t, count=int64_t[::1], who=int64_t[:, ::1])
+cpdef object bb_time_order(const int64_t[:, :, ::1] lanes, Py_ssize_t m, bint with_w)
+
+@cython.locals(cur=int64_t, wait=int64_t, t=Py_ssize_t, lane=int64_t)
+cdef bint bb_levels(int64_t[:, ::1] slot, int64_t[:, ::1] level, int64_t[:, ::1] pending, Py_ssize_t r,
+                    bint implicit_w, Py_ssize_t start, int64_t cap, bint write)
+
+@cython.locals(P=Py_ssize_t, n_lanes=Py_ssize_t, implicit_w=bint, horizon=Py_ssize_t, r=Py_ssize_t, lane=Py_ssize_t,
+               i=Py_ssize_t, j=Py_ssize_t, t=Py_ssize_t, _k=Py_ssize_t, a=Py_ssize_t, b=Py_ssize_t, cap=int64_t,
+               phase=int, now=Py_ssize_t, ready=Py_ssize_t, last=Py_ssize_t, to=Py_ssize_t, low=Py_ssize_t,
+               step=int64_t, slot=int64_t[:, ::1], level=int64_t[:, ::1], pending=int64_t[:, ::1],
+               placed=uint8_t[:, ::1], todo=int64_t[:, ::1])
+cpdef object bb_squeeze(int64_t[:, :, ::1] lanes, Py_ssize_t m, bint with_w)
+
+@cython.locals(P=Py_ssize_t, r=Py_ssize_t, lane=Py_ssize_t, i=Py_ssize_t, j=Py_ssize_t, start=int64_t,
+               out=int64_t[:, :, ::1], end=int64_t[:, :, ::1], free=int64_t[::1], todo=int64_t[:, ::1])
+cpdef object bb_compact(const int64_t[:, :, ::1] lanes, Py_ssize_t m, bint with_w)
+
+@cython.locals(P=Py_ssize_t, n=Py_ssize_t, r=Py_ssize_t, lane=Py_ssize_t, i=Py_ssize_t, t=Py_ssize_t,
+               c=Py_ssize_t, horizon=Py_ssize_t, kind=int64_t[:, ::1], mb=int64_t[:, ::1], stage=int64_t[:, ::1],
+               count=int64_t[::1], first=int64_t[::1])
+cpdef tuple bb_ops(const int64_t[:, :, ::1] lanes, Py_ssize_t m)
+
+@cython.locals(cap=int64_t, busy=bint, r=Py_ssize_t, k=int64_t, i=int64_t, nf_prev=int64_t, nb_next=int64_t,
+               nf=int64_t[::1], nb=int64_t[::1], nw=int64_t[::1], picked=int64_t[::1], pick=int64_t[::1],
+               kind=int64_t[:, ::1], mb=int64_t[:, ::1], count=int64_t[::1])
+cpdef tuple zbh2_rule(Py_ssize_t P, Py_ssize_t m, const int64_t[::1] warm)

@@ -1,6 +1,7 @@
 """The engine's inner loops, in one module: building an order, checking it, its
 dependencies, timing it, measuring it, what a gap waits for, the timeline's level of
-detail and the encoder's placement.
+detail, the encoder's placement, and the greedy passes that V-Half's, V-Min's and
+ZB-H2's orders come from.
 
 This file is plain Python, and runs as such. At install, Cython compiles it into the
 extension `pipeviz._kernels` (setup.py), with the C types `kernels.pxd` declares: the
@@ -10,9 +11,9 @@ picks the extension when it was built from this very file, else this file.
 Each function here takes and returns numpy arrays and numbers only. The rules they
 follow (docs/model.md's dependencies, ASAP timing, in-flight counts, ...) are explained in
 the module that calls them: order.py, simulate.py, metrics.py, causes.py, view/lod.py,
-encoder.py. Written so that compiled and plain runs agree to the bit: plain loops, no
-numpy reductions whose summation order could differ, floats combined in the order the
-JavaScript twin (static/) combines them.
+encoder.py, schedules/building_blocks.py, schedules/zb_h2.py. Written so that compiled
+and plain runs agree to the bit: plain loops, no numpy reductions whose summation order
+could differ, floats combined in the order the JavaScript twin (static/) combines them.
 
 In the compiled build an array argument is a typed memoryview: a local that holds an
 array to return is kept apart (`*_a`) from the view it is filled through. Arrays are
@@ -925,3 +926,374 @@ def place_jobs(g_lo, g_hi, g_rank, g_pos, is_f, bound, cost, t0, t1, comm, r0, t
             alive[n] = 1
             n += 1
     return placed_a, out_rank_a, out_pos_a, at_a
+
+
+# -- schedules built by greedy passes (pipeviz.schedules) ----------------------------
+# V-Half and V-Min's building-block passes (pipeviz.schedules.building_blocks, whose
+# docstring names the six steps and the lanes), then ZB-H2's greedy rule
+# (pipeviz.schedules.zb_h2, step 2). Integers only, so both builds agree trivially; the
+# orders are held op for op to the reference's (tests/test_orders.py).
+
+# building_blocks' lanes: F0, F1, B1, B0, then the W's (one lane WS for all of them
+# during the squeezes, two at the end: W1, W0).
+BB_F0, BB_F1, BB_B1, BB_B0, BB_W1, BB_W0 = 0, 1, 2, 3, 4, 5
+BB_LANES = (BB_F0, BB_F1, BB_B1, BB_B0, BB_W1, BB_W0)  # building_blocks takes them from here
+BB_WS = BB_W1
+
+
+def bb_size(lane, m):
+    """Ops in a lane before step 6: m, or 2m in the lane of every W."""
+    return m if lane < BB_WS else 2 * m
+
+
+def bb_horizon(lanes):
+    """One past the latest slot of any op (a pass's left-out lanes are -1)."""
+    top = -1
+    for r in range(lanes.shape[0]):
+        for lane in range(lanes.shape[1]):
+            for i in range(lanes.shape[2]):
+                if lanes[r, lane, i] > top:
+                    top = lanes[r, lane, i]
+    return top + 1
+
+
+def bb_place_ws(lanes, m, split):
+    """Each rank's W's, from its F and B lanes: scanning its slots in time, each B
+    leaves a pending W, and each free slot runs one pending W (chunk 1's before chunk
+    0's when split, else the oldest); the W's still pending follow the last op, one
+    unit apart. One lane for all W's (2m), or lanes W1 and W0 (m each) when split."""
+    P = lanes.shape[0]
+    pending_a = np.zeros(2, np.int64)
+    placed_a = np.zeros(2, np.int64)
+    pending = pending_a
+    placed = placed_a
+    for r in range(P):
+        bound = 0
+        for lane in range(BB_WS):
+            bound = max(bound, lanes[r, lane, m - 1])
+        slot_a = np.empty(bound + 1, np.int64)
+        slot_a.fill(-1)
+        slot = slot_a
+        for lane in range(BB_WS):
+            for i in range(m):
+                slot[lanes[r, lane, i]] = lane
+        for w in range(2):
+            pending[w] = 0
+            placed[w] = 0
+        for t in range(bound + 1):
+            lane = slot[t]
+            if lane == BB_B1:
+                pending[0] += 1
+            elif lane == BB_B0:
+                pending[1 if split else 0] += 1
+            elif lane < 0:
+                for w in range(2):
+                    if pending[w] > 0:
+                        lanes[r, BB_WS + w, placed[w]] = t
+                        placed[w] += 1
+                        pending[w] -= 1
+                        break
+        t = bound
+        for w in range(2):
+            while pending[w] > 0:
+                t += 1
+                lanes[r, BB_WS + w, placed[w]] = t
+                placed[w] += 1
+                pending[w] -= 1
+
+
+def bb_time_order(lanes, m, with_w):
+    """Every op as (rank, lane, index), sorted by (time, rank, lane, index): a
+    counting sort on time, filled in (rank, lane, index) order."""
+    P = lanes.shape[0]
+    n_lanes = BB_WS + 1 if with_w else BB_WS
+    horizon = bb_horizon(lanes)
+    count_a = np.zeros(horizon + 1, np.int64)
+    count = count_a
+    for r in range(P):
+        for lane in range(n_lanes):
+            for i in range(bb_size(lane, m)):
+                count[lanes[r, lane, i] + 1] += 1
+    for t in range(horizon):
+        count[t + 1] += count[t]
+    who_a = np.empty((count[horizon], 3), np.int64)
+    who = who_a
+    for r in range(P):
+        for lane in range(n_lanes):
+            for i in range(bb_size(lane, m)):
+                t = lanes[r, lane, i]
+                at = count[t]
+                count[t] += 1
+                who[at, 0] = r
+                who[at, 1] = lane
+                who[at, 2] = i
+    return who_a
+
+
+def bb_levels(slot, level, pending, r, implicit_w, start, cap, write):
+    """Rank r's chunks in flight after each slot from `start` on (level[r]), from what
+    runs in each slot (slot[r]): an F adds one, a W takes one away; with the W's left
+    out (implicit_w), each B leaves a pending W and each free slot runs one (pending[r]:
+    how many wait after each slot). Reads level and pending at start-1, writes them
+    from `start` on if `write`; returns False as soon as a level passes cap."""
+    cur = level[r, start - 1] if start > 0 else 0
+    wait = pending[r, start - 1] if start > 0 else 0
+    for t in range(start, slot.shape[1]):
+        lane = slot[r, t]
+        if lane == BB_F0 or lane == BB_F1:
+            cur += 1
+        elif lane == BB_B1 or lane == BB_B0:
+            wait += 1
+        elif lane == BB_WS:
+            cur -= 1
+        elif implicit_w and wait > 0:
+            cur -= 1
+            wait -= 1
+        if cur > cap:
+            return False
+        if write:
+            level[r, t] = cur
+            pending[r, t] = wait
+    return True
+
+
+def bb_squeeze(lanes, m, with_w):
+    """Steps 2 and 4: move each op, in time order, to the earliest free slot after its
+    inputs where its rank's peak stays at most the worst rank's peak before the
+    squeeze. The steady state is left as it is: from rank 0's first B0 to the first
+    F0 of micro-batch m-1 (both included); before it only with the W's (step 2).
+
+    A rank's peak is the highest of its levels (`bb_levels`), all at most the cap
+    before a move. With the W's in their lanes (step 2), moving an op earlier
+    changes the levels only between its new slot and its old one: an F's raise them
+    by one there (it fits where none of them is at the cap yet), a B's leave them
+    and a W's lower them. Without them (step 4), where the pending W's run depends on
+    which slots are free, so the levels are run again from the new slot."""
+    P = lanes.shape[0]
+    n_lanes = BB_WS + 1 if with_w else BB_WS
+    implicit_w = not with_w
+    horizon = bb_horizon(lanes)
+    slot_a = np.empty((P, horizon), np.int64)
+    slot_a.fill(-1)
+    slot = slot_a
+    for r in range(P):
+        for lane in range(n_lanes):
+            for i in range(bb_size(lane, m)):
+                slot[r, lanes[r, lane, i]] = lane
+    level_a = np.zeros((P, horizon), np.int64)
+    pending_a = np.zeros((P, horizon), np.int64)
+    level = level_a
+    pending = pending_a
+    cap = 0
+    for r in range(P):
+        bb_levels(slot, level, pending, r, implicit_w, 0, horizon, True)
+        for t in range(horizon):
+            cap = max(cap, level[r, t])
+    placed_a = np.zeros((P, horizon), np.uint8)
+    placed = placed_a
+    phase = 0  # 0 warm-up, 1 steady state (kept), 2 cool-down
+    todo = bb_time_order(lanes, m, with_w)
+    for j in range(todo.shape[0]):
+        r = todo[j, 0]
+        lane = todo[j, 1]
+        i = todo[j, 2]
+        now = lanes[r, lane, i]
+        if phase == 0 and lane == BB_B0 and r == 0:
+            phase = 1
+        if phase == 1 or (phase == 0 and not with_w):
+            if phase == 1 and lane == BB_F0 and i == m - 1:
+                phase = 2
+            placed[r, now] = 1
+            continue
+        ready = -1  # the latest slot of its inputs
+        if (lane == BB_F0 or lane == BB_B1) and r > 0:
+            ready = max(ready, lanes[r - 1, lane, i])
+        if (lane == BB_F1 or lane == BB_B0) and r < P - 1:
+            ready = max(ready, lanes[r + 1, lane, i])
+        if BB_F0 < lane < BB_WS:
+            ready = max(ready, lanes[r, lane - 1, i])
+        if lane == BB_WS:  # the i-th B in time, of either chunk
+            a = 0
+            b = 0
+            last = -1
+            for _k in range(i + 1):
+                if b >= m or (a < m and lanes[r, BB_B1, a] < lanes[r, BB_B0, b]):
+                    last = lanes[r, BB_B1, a]
+                    a += 1
+                else:
+                    last = lanes[r, BB_B0, b]
+                    b += 1
+            ready = max(ready, last)
+        if i > 0:
+            ready = max(ready, lanes[r, lane, i - 1])
+        to = now
+        if with_w:
+            # An F fits from the slot after the last one at the cap before its old one.
+            low = ready + 1
+            if lane == BB_F0 or lane == BB_F1:
+                t = now - 1
+                while t >= low and level[r, t] < cap:
+                    t -= 1
+                low = t + 1
+            for t in range(low, now):  # the first free slot from there
+                if not placed[r, t]:
+                    to = t
+                    break
+            step = 1 if lane == BB_F0 or lane == BB_F1 else -1 if lane == BB_WS else 0
+            for t in range(to, now):
+                level[r, t] += step
+        else:
+            slot[r, now] = -1
+            for t in range(ready + 1, now):
+                if placed[r, t]:
+                    continue
+                slot[r, t] = lane
+                if bb_levels(slot, level, pending, r, True, t, cap, False):
+                    to = t
+                    break
+                slot[r, t] = -1
+            slot[r, now] = lane if to == now else -1
+            if to < now:
+                bb_levels(slot, level, pending, r, True, to, horizon, True)
+        if with_w:
+            slot[r, now] = -1
+            slot[r, to] = lane
+        lanes[r, lane, i] = to
+        placed[r, to] = 1
+
+
+def bb_compact(lanes, m, with_w):
+    """Steps 3 and 5: each op as soon as its inputs and its rank's previous op have
+    ended, every op one unit long, in the order of the slots it held (a new array)."""
+    P = lanes.shape[0]
+    out_a = np.empty((lanes.shape[0], lanes.shape[1], lanes.shape[2]), np.int64)
+    end_a = np.empty((lanes.shape[0], lanes.shape[1], lanes.shape[2]), np.int64)
+    out_a.fill(-1)
+    end_a.fill(-1)
+    free_a = np.zeros(P, np.int64)
+    out = out_a
+    end = end_a
+    free = free_a
+    todo = bb_time_order(lanes, m, with_w)
+    for j in range(todo.shape[0]):
+        r = todo[j, 0]
+        lane = todo[j, 1]
+        i = todo[j, 2]
+        start = free[r]
+        if (lane == BB_F0 or lane == BB_B1) and r > 0:
+            start = max(start, end[r - 1, lane, i])
+        if (lane == BB_F1 or lane == BB_B0) and r < P - 1:
+            start = max(start, end[r + 1, lane, i])
+        if BB_F0 < lane < BB_WS:
+            start = max(start, end[r, lane - 1, i])
+        if i > 0:
+            start = max(start, end[r, lane, i - 1])
+        out[r, lane, i] = start
+        end[r, lane, i] = start + 1
+        free[r] = start + 1
+    return out_a
+
+
+def bb_ops(lanes, m):
+    """Each rank's ops in time order as (kind, mb, stage), from the six lanes (m ops
+    each), and how many each rank has. A rank's ops hold distinct slots; a stable
+    counting sort on the slot orders them (ties, were there any: lane, then index)."""
+    P = lanes.shape[0]
+    n = 6 * m
+    kind_a = np.empty((P, n), np.int64)
+    mb_a = np.empty((P, n), np.int64)
+    stage_a = np.empty((P, n), np.int64)
+    count_a = np.zeros(P, np.int64)
+    kind = kind_a
+    mb = mb_a
+    stage = stage_a
+    count = count_a
+    horizon = bb_horizon(lanes)
+    first_a = np.empty(horizon + 1, np.int64)
+    first = first_a
+    for r in range(P):
+        for t in range(horizon + 1):
+            first[t] = 0
+        for lane in range(6):
+            for i in range(m):
+                first[lanes[r, lane, i] + 1] += 1
+        for t in range(horizon):
+            first[t + 1] += first[t]
+        for lane in range(6):
+            for i in range(m):
+                t = lanes[r, lane, i]
+                c = first[t]
+                first[t] += 1
+                kind[r, c] = F if lane <= BB_F1 else I if lane <= BB_B0 else W
+                mb[r, c] = i
+                # chunk 0 (F0, B0, W0) is stage r; chunk 1 (F1, B1, W1) is stage 2P-1-r
+                stage[r, c] = r if lane == BB_F0 or lane == BB_B0 or lane == BB_W0 else 2 * P - 1 - r
+        count[r] = n
+    return kind_a, mb_a, stage_a, count_a
+
+
+def zbh2_rule(P, m, warm):
+    """ZB-H2's greedy rule (pipeviz.schedules.zb_h2, step 2), one unit of time per
+    step, every rank at once, from time 0; each step reads the counters as they were
+    before it. Its invariant, IN ORDER AT UNIT COST, is what lets three counters per
+    rank stand for the whole state: every op lasts one unit, so whatever ran at an
+    earlier step has ended, and each rank runs its F's, its B's and its W's each in
+    micro-batch order. So B(nb[r]) is ready once nb[r] < nf[r] (its F ran here) and
+    nb[r] < nb[r+1] (its B ran on the next rank); F(nf[r]) once nf[r] < nf[r-1]; the
+    oldest pending W is W(nw[r]); an op's micro-batch is its kind's counter. Rank -1
+    "ran" all m forwards, rank P all m+1 backwards. The first warm[r] picks of rank r
+    are step 1's forwards and are not kept; a rank stops at its last B (step 3
+    follows). Returns (kind, mb, count): rank r's kept picks are the first count[r]."""
+    cap = 2 * P - 1
+    nf_a = np.zeros(P, np.int64)
+    nb_a = np.zeros(P, np.int64)
+    nw_a = np.zeros(P, np.int64)
+    picked_a = np.zeros(P, np.int64)  # picks so far, warm-up included
+    pick_a = np.empty(P, np.int64)
+    kind_a = np.empty((P, 3 * m), np.int64)
+    mb_a = np.empty((P, 3 * m), np.int64)
+    count_a = np.zeros(P, np.int64)  # picks kept
+    nf = nf_a
+    nb = nb_a
+    nw = nw_a
+    picked = picked_a
+    pick = pick_a
+    kind = kind_a
+    mb = mb_a
+    count = count_a
+    busy = P > 0 and m > 0  # some rank has a B to run
+    while busy:
+        for r in range(P):
+            nf_prev = nf[r - 1] if r > 0 else m
+            nb_next = nb[r + 1] if r < P - 1 else m + 1
+            if nb[r] < nf[r] and nb[r] < nb_next:
+                pick[r] = I  # its F ran here and its B ran on the next rank
+            elif nf[r] < nf_prev and nf[r] - nw[r] < cap:
+                pick[r] = F  # arrived, and room in flight
+            elif nw[r] < nb[r] < m:
+                pick[r] = W  # the oldest pending W (past its last B, a rank is in step 3)
+            else:
+                pick[r] = -1
+        for r in range(P):
+            k = pick[r]
+            if k < 0:
+                continue
+            if k == I:
+                i = nb[r]
+                nb[r] += 1
+            elif k == F:
+                i = nf[r]
+                nf[r] += 1
+            else:
+                i = nw[r]
+                nw[r] += 1
+            if picked[r] >= warm[r]:
+                kind[r, count[r]] = k
+                mb[r, count[r]] = i
+                count[r] += 1
+            picked[r] += 1
+        busy = False  # until every rank has run its last B
+        for r in range(P):
+            if nb[r] < m:
+                busy = True
+    return kind_a, mb_a, count_a

@@ -2,23 +2,26 @@
 pipeviz/kernels.py with the types of kernels.pxd) and plain (kernels.py run as
 Python). The engine runs the compiled build, built from the kernels.py beside it,
 and both builds give the same numbers to the bit, over generated configurations,
-costs, stage weights, encoders, orders of one's own (deadlocked ones too) and the
-views' kernels (what a gap waits for, the critical path, level of detail)."""
+costs, stage weights, encoders, orders of one's own (deadlocked ones too), the
+views' kernels (what a gap waits for, the critical path, level of detail) and the
+schedules' greedy passes (V-Half's and V-Min's building blocks, ZB-H2's rule)."""
 
 from __future__ import annotations
 
 import contextlib
 
 import numpy as np
-from hypothesis import assume, given
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from pipeviz import NAMES, Config, ConfigError, Costs, causes, compiled, encoder, kernels, metrics, order, run, simulate
 from pipeviz.config import Encoder
 from pipeviz.custom import run_text
+from pipeviz.schedules import building_blocks, v_half, v_min, zb_h2
 from pipeviz.view import lod
 
-USERS = (order, simulate, metrics, causes, lod, encoder)  # every module that calls the kernels (as `K`)
+# Every module that calls the kernels (as `K`).
+USERS = (order, simulate, metrics, causes, lod, encoder, building_blocks, zb_h2)
 
 
 def test_the_engine_runs_the_compiled_build_of_this_source():
@@ -139,4 +142,31 @@ ORDERS = [
 @given(st.sampled_from(ORDERS), st.sampled_from(["loop", "v"]), costs)
 def test_compiled_and_plain_agree_on_orders_of_ones_own(text, placement, c):
     got, want = both(lambda: run_text(text, placement, c))
+    assert got == want
+
+
+def schedule_passes(P: int, m: int) -> list:
+    """V-Half's and V-Min's six steps and ZB-H2's rule, run afresh (past the caches
+    that keep their results)."""
+    out = []
+    for pattern in (v_half.pattern(P), v_min.pattern(P)):
+        flat(building_blocks._schedule.__wrapped__(P, m, pattern.astype(np.int64).tobytes()), out)
+    return flat(zb_h2.greedy_steady.__wrapped__(P, m), out)
+
+
+@settings(max_examples=40)  # plain Python takes a second at the larger sizes
+@given(st.integers(1, 10).flatmap(lambda P: st.tuples(st.just(P), st.integers(1, 4 * P + 3))))
+def test_compiled_and_plain_agree_on_the_schedules_greedy_passes(size):
+    P, m = size
+    got = schedule_passes(P, m)
+    with plain():
+        want = schedule_passes(P, m)
+    assert got == want
+
+
+def test_the_greedy_passes_are_bit_identical_at_a_benchmarked_size():
+    """(8, 32), one of the sizes benchmarks/cold.py times the two builds at."""
+    got = schedule_passes(8, 32)
+    with plain():
+        want = schedule_passes(8, 32)
     assert got == want

@@ -24,12 +24,12 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-import numba
 import numpy as np
 
 from ..closed_form import ClosedForm, cost_fractions, idle_fraction, uniform_caveat
+from ..compiled import K
 from ..config import Config
-from ..order import F, I, Order, OrderBuilder, W, loop_placement
+from ..order import F, Order, OrderBuilder, W, loop_placement
 from ..schedule import Schedule
 from ..text import msg
 
@@ -71,65 +71,14 @@ def generate(cfg: Config) -> Order:
 @lru_cache(maxsize=64)
 def greedy_steady(P: int, m: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Step 2 of every rank: (rank, kind, mb) of each op the rule picks after the
-    warm-up and up to the rank's last B, rank by rank in time order."""
-    kind, mb, count = _rule(P, m, warmup(P, m, np.arange(P)))
+    warm-up and up to the rank's last B, rank by rank in time order. The rule runs
+    as one of the engine's loops (pipeviz/kernels.py, `zbh2_rule`, whose docstring
+    says why three counters per rank are its whole state)."""
+    warm = np.ascontiguousarray(warmup(P, m, np.arange(P)), dtype=np.int64)
+    kind, mb, count = K.zbh2_rule(P, m, warm)
     keep = np.arange(kind.shape[1]) < count[:, None]
     r, t = np.nonzero(keep)  # row-major: rank by rank, in time order
     return r, kind[r, t], mb[r, t]
-
-
-@numba.njit(cache=True, nogil=True)
-def _rule(P, m, warm):  # pragma: no cover (compiled)
-    """The paper's greedy rule, one unit of time per step, every rank at once, from
-    time 0; each step reads the counters as they were before it. Its invariant, IN
-    ORDER AT UNIT COST, is what lets three counters per rank stand for the whole
-    state: every op lasts one unit, so whatever ran at an earlier step has ended,
-    and each rank runs its F's, its B's and its W's each in micro-batch order. So
-    B(nb[r]) is ready once nb[r] < nf[r] (its F ran here) and nb[r] < nb[r+1] (its
-    B ran on the next rank); F(nf[r]) once nf[r] < nf[r-1]; the oldest pending W is
-    W(nw[r]); an op's micro-batch is its kind's counter. Rank -1 "ran" all m
-    forwards, rank P all m+1 backwards. The first warm[r] picks of rank r are step
-    1's forwards and are not kept; a rank stops at its last B (step 3 follows)."""
-    cap = 2 * P - 1
-    nf = np.zeros(P, np.int64)
-    nb = np.zeros(P, np.int64)
-    nw = np.zeros(P, np.int64)
-    picked = np.zeros(P, np.int64)  # picks so far, warm-up included
-    pick = np.empty(P, np.int64)
-    kind = np.empty((P, 3 * m), np.int64)
-    mb = np.empty((P, 3 * m), np.int64)
-    count = np.zeros(P, np.int64)  # picks kept
-    while nb.min() < m:
-        for r in range(P):
-            nf_prev = nf[r - 1] if r > 0 else m
-            nb_next = nb[r + 1] if r < P - 1 else m + 1
-            if nb[r] < nf[r] and nb[r] < nb_next:
-                pick[r] = I  # its F ran here and its B ran on the next rank
-            elif nf[r] < nf_prev and nf[r] - nw[r] < cap:
-                pick[r] = F  # arrived, and room in flight
-            elif nw[r] < nb[r] < m:
-                pick[r] = W  # the oldest pending W (past its last B, a rank is in step 3)
-            else:
-                pick[r] = -1
-        for r in range(P):
-            k = pick[r]
-            if k < 0:
-                continue
-            if k == I:
-                i = nb[r]
-                nb[r] += 1
-            elif k == F:
-                i = nf[r]
-                nf[r] += 1
-            else:
-                i = nw[r]
-                nw[r] += 1
-            if picked[r] >= warm[r]:
-                kind[r, count[r]] = k
-                mb[r, count[r]] = i
-                count[r] += 1
-            picked[r] += 1
-    return kind, mb, count
 
 
 # The formula its closed form shows (in docs/model.md's symbols).
