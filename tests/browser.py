@@ -96,3 +96,19 @@ def tap(page, x: float, y: float) -> None:
 def screenshot(page, name: str) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+def choose_schedule(page, name: str, lang: str = "en") -> None:
+    """Pick a schedule in the bar's menu, as a reader does (both explorers: a <select>,
+    whose options BokehJS writes without a value attribute: picked by their text)."""
+    from pipeviz.text import template
+
+    menu = page.get_by_role("combobox", name=template("field.schedule", lang))
+    menu.select_option(label=template(f"sched.{name}.title", lang))
+
+
+def open_group(page, key: str, lang: str = "en") -> None:
+    """Unfold one of the settings' groups (`group.display`, `costs.title`, ...) under More settings."""
+    from pipeviz.text import template
+
+    page.get_by_role("button", name=template(key, lang)).first.click()

@@ -44,8 +44,8 @@ LAYERS = (
     ("engine", ("pipeviz.simulate", "pipeviz.metrics", "pipeviz.encoder", "pipeviz.balance", "pipeviz.decompose",
                 "pipeviz.engine", "pipeviz.custom", "pipeviz.puzzle", "pipeviz.causes", "pipeviz.memory",
                 "pipeviz.slicing", "pipeviz")),
-    ("outputs", ("pipeviz.export", "pipeviz.trace")),
-    ("view", ("pipeviz.view", "pipeviz.textview")),
+    ("outputs", ("pipeviz.export",)),
+    ("view", ("pipeviz.view", "pipeviz.textview", "pipeviz.trace")),  # trace: a run read, reported as text
     ("render", ("pipeviz.render", "pipeviz.figure")),
     ("explorers", ("pipeviz.page", "pipeviz.served", "pipeviz.compat", "pipeviz.serving", "pipeviz.hostcheck")),
     ("commands", ("pipeviz.cli", "pipeviz.__main__")),
