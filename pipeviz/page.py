@@ -154,13 +154,17 @@ def codes() -> dict:
     segments (encoder.py), what the in-flight events count (kernels.py), and the index
     that stands for no op (causes.py)."""
     from . import causes, encoder, kernels, order
+    from .schedules import building_blocks
+    from .trace import names as trace_names
 
     def named(module, *names: str) -> dict:
         return {name: getattr(module, name) for name in names}
 
     return {"kinds": named(order, "F", "B", "I", "W", "FB", "EF", "EB"), "kindNames": list(order.KIND_NAMES),
             "placements": list(order.PLACEMENTS), "segments": named(encoder, "PROLOGUE", "PIPELINE", "EPILOGUE"),
-            "counted": named(kernels, "INFLIGHT", "AWAITING_B", "AWAITING_W"), "none": causes.NONE}
+            "counted": named(kernels, "INFLIGHT", "AWAITING_B", "AWAITING_W"), "none": causes.NONE,
+            "lanes": named(building_blocks, "F0", "F1", "B1", "B0", "W1", "W0", "WS", "PERIOD"),
+            "traceKinds": list(trace_names.COMPUTE_KINDS)}
 
 
 def layouts() -> dict:

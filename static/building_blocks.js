@@ -16,9 +16,11 @@
 (function (E) {
   'use strict';
 
-  var F0 = 0, F1 = 1, B1 = 2, B0 = 3, W1 = 4, W0 = 5;
-  var WS = 4; // the lane of every W, before step 6
-  var PERIOD = 6; // units between one micro-batch's block and the next's
+  // The lanes' numbers, WS (the lane of every W before step 6) and PERIOD (units between
+  // one micro-batch's block and the next's): building_blocks.py's, as data (page.codes).
+  var LANES = PIPEVIZ_DATA.codes.lanes;
+  var F0 = LANES.F0, F1 = LANES.F1, B1 = LANES.B1, B0 = LANES.B0, W1 = LANES.W1, W0 = LANES.W0;
+  var WS = LANES.WS, PERIOD = LANES.PERIOD;
   var cache = new Map(); // (P, m, pattern) -> each rank's ops, as Python's lru_cache(64)
 
   function size(lane, m) { return lane < WS ? m : 2 * m; }

@@ -20,7 +20,8 @@
   'use strict';
 
   var X = root.PipevizExplorer = root.PipevizExplorer || {};
-  var KINDS = { f: ['F'], b: ['B'], i: ['I'], w: ['W'], e: ['EF', 'EB'] };
+  // The keys that move to a kind of op: its name's first letter (E: the encoder's EF and EB).
+  var KIND_KEYS = 'fbiwe';
   var TOOLS = { u: 'undo', r: 'redo', h: 'hint' };
 
   function Board(el, act) {
@@ -152,10 +153,10 @@
       if (here.length) target = here[(Math.max(at, 0) + (key === 'ArrowRight' ? 1 : here.length - 1)) % here.length];
     } else if (key === 'Home' || key === 'End') {
       target = here.length ? here[key === 'Home' ? 0 : here.length - 1] : null;
-    } else if (KINDS[key] !== undefined) {
+    } else if (key.length === 1 && KIND_KEYS.indexOf(key) >= 0) {
       for (var k = 1; k <= here.length && target === null; k++) {
         var b = here[(Math.max(at, -1) + k + here.length) % here.length];
-        if (KINDS[key].indexOf(b.getAttribute('data-kind')) >= 0) target = b;
+        if ((b.getAttribute('data-kind') || '').charAt(0) === key.toUpperCase()) target = b;
       }
     } else {
       return;

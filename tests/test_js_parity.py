@@ -263,9 +263,11 @@ def label(c: dict) -> str:
     return ", ".join(f"{k}={v!r}" for k, v in c.items())
 
 
-def test_the_page_adds_four_globals(twin_page):
+def test_the_page_adds_five_globals(twin_page):
+    """Its data, the strings, the engine, the explorer, and the teaching models'
+    library (static/teach_models.js, which the served app's callbacks carry too)."""
     _, added = twin_page
-    assert added == {"PIPEVIZ_DATA", "PipevizText", "PipevizEngine", "PipevizExplorer"}
+    assert added == {"PIPEVIZ_DATA", "PipevizText", "PipevizEngine", "PipevizExplorer", "PipevizTeach"}
 
 
 def engine_only(c: dict):

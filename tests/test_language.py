@@ -50,7 +50,7 @@ CODE_IN = {
     "order.json_kind": {"kind"},
     "order.json_pair": {"mb", "stage", "parts"},
     "page.G": {"show", "export"},
-    "interleaved.pytorch_order": {"ScheduleInterleaved1F1B"},  # PyTorch's class, by its name
+    "interleaved.pytorch": {"ScheduleInterleaved1F1B"},  # PyTorch's class, by its name
     "cli.model_needed": {"model", "custom"},  # --model custom
     "cli.custom_needs": {"model", "custom", "layers", "hidden", "heads", "vocab"},
     # A profiled step's messages: the trace format's keys, the profiler's API, the runtime's

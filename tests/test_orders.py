@@ -91,7 +91,7 @@ def test_interleaved_orders_equal_pytorchs_own_wherever_pytorch_runs(P):
             cfg = Config("interleaved", P, m, V)
             assert SCHEDULES["interleaved"].generate(cfg).to_text() == want, (P, m, V)
             source = SCHEDULES["interleaved"].closed_form(cfg).source
-            assert (source is not None and source.key == "interleaved.pytorch_order") == (m < P), (P, m, V)
+            assert (source is not None and source.key == "interleaved.pytorch") == (m < P), (P, m, V)
             compared += 1
     assert compared >= 3 * (P - 1) + 3 * 3 * P // 2
 

@@ -125,7 +125,7 @@ def closed_form(cfg: Config) -> ClosedForm:
     # One round of m < P: micro-batch 0's fill and drain, (VP+m-1) chunk-steps.
     bubble = Fraction(V * (P - m) + m - 1, V * P + m - 1)
     return replace(theory, bubble=bubble, steady_bubble=bubble, bubble_formula="(V(P-m)+m-1)/(VP+m-1)",
-                   source=msg("interleaved.pytorch_order", m=m, P=P))
+                   source=msg("interleaved.pytorch", m=m, P=P))
 
 
 ENTRY = Schedule(

@@ -19,7 +19,7 @@ STRINGS = {
         "V chunks per rank (Megatron's order): the fill shrinks V-fold, warm-up memory grows",
         "每个 rank 放 V 个虚拟段（Megatron 的顺序）：灌满时间缩到 1/V，warmup 攒的激活变多",
     ),
-    "interleaved.pytorch_order": (
+    "interleaved.pytorch": (
         "PyTorch's order (ScheduleInterleaved1F1B: one round of all m = {m} micro-batches); Megatron-core "
         "refuses m < P = {P}, and from m = {P} on the order is Megatron's",
         "PyTorch 的顺序（ScheduleInterleaved1F1B：全部 m = {m} 个微批次为一轮）；Megatron-core 不接受 "

@@ -84,7 +84,7 @@
     var bubble = E.fraction(V * (P - m) + m - 1, V * P + m - 1);
     return Object.assign({}, theory, {
       bubble: bubble, steadyBubble: bubble, bubbleFormula: '(V(P-m)+m-1)/(VP+m-1)',
-      source: PipevizText.msg('interleaved.pytorch_order', { m: m, P: P }),
+      source: PipevizText.msg('interleaved.pytorch', { m: m, P: P }),
     });
   }
 
