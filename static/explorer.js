@@ -397,19 +397,27 @@
   Explorer.prototype.relevel = function (win) {
     if (this.result === null) return;
     var px = this.labelPx(), res = this.result, from = [res, px, win];
+    var real = res.report !== undefined; // a run: its step in the upper row of each band (static/run_view.js)
+    var fit = function (name, columns) {
+      if (!real) return columns;
+      var one = {};
+      one[name] = columns;
+      X.runView.upper(one);
+      return one[name];
+    };
     this.window = win;
     if (!same(this.drawn.ops, from)) {
       var boxes = X.columns.ops(res, px, win);
-      this.setSource('ops', boxes);
-      this.setSource('fb_halves', X.columns.fbHalves(res, boxes));
+      this.setSource('ops', fit('ops', boxes));
+      this.setSource('fb_halves', fit('fb_halves', X.columns.fbHalves(res, boxes)));
       this.drawn.ops = this.drawn.fb_halves = from;
     }
     if (!same(this.drawn.labels, from)) {
-      this.setSource('labels', X.columns.labels(res, px, win));
+      this.setSource('labels', fit('labels', X.columns.labels(res, px, win)));
       this.drawn.labels = from;
     }
     if (!same(this.drawn.bubbles, from)) {
-      this.setSource('bubbles', X.columns.bubbles(res, px, win));
+      this.setSource('bubbles', fit('bubbles', X.columns.bubbles(res, px, win)));
       this.drawn.bubbles = from;
     }
     var lines = this.drawn.steps ? this.drawn.steps.slice(0, 3).concat([px, win]) : null; // [res, overTime, bytes, px, win]

@@ -48,10 +48,43 @@
     return [-0.01 * span, 1.01 * span];
   }
 
+  // A height in a rank's band [r - ROW, r + ROW] moved to its upper row [r - ROW, r - SPLIT].
+  function squeeze(y) {
+    var out = new Float64Array(y.length), k = (ROW - D.split) / (2 * ROW);
+    for (var i = 0; i < y.length; i++) {
+      var r = pyRound(y[i]);
+      out[i] = r - ROW + (y[i] - (r - ROW)) * k;
+    }
+    return out;
+  }
+
+  // numpy's rint: halves to even.
+  function pyRound(x) {
+    var f = Math.floor(x), d = x - f;
+    if (d > 0.5) return f + 1;
+    if (d < 0.5) return f;
+    return f % 2 === 0 ? f : f + 1;
+  }
+
+  // The real step's boxes, labels and idle in the upper row of each band (in place).
+  function upper(sources) {
+    ['ops', 'fb_halves', 'bubbles'].forEach(function (name) {
+      var src = sources[name];
+      if (src === undefined) return;
+      sources[name] = Object.assign({}, src, { top: squeeze(src.top), bottom: squeeze(src.bottom) });
+    });
+    if (sources.labels !== undefined) sources.labels = Object.assign({}, sources.labels, { y: squeeze(sources.labels.y) });
+  }
+
+  function runHeight(P) {
+    var h = DATA.consts.timelineHeight;
+    return Math.max(h.minPx, Math.min(h.maxPx, h.basePx + D.runRowPx * P));
+  }
+
   function modelColumns(rep) {
     var o = rep.run.order, n = o.kind.length, top = new Float64Array(n), bottom = new Float64Array(n);
     for (var i = 0; i < n; i++) {
-      top[i] = o.rank[i] - ROW;
+      top[i] = o.rank[i] + D.split;
       bottom[i] = o.rank[i] + ROW;
     }
     return { left: Float64Array.from(rep.simulated.start), right: Float64Array.from(rep.simulated.end), top: top,
@@ -85,6 +118,10 @@
 
   function figureView(rep, res, unit, lang, plotPx) {
     var view = X.columns.figureView(res, unit, lang, plotPx, null, 'count');
+    upper(view.sources);
+    var height = runHeight(rep.run.P);
+    view.props.timeline = { height: height };
+    view.props.inflight = { height: height };
     view.sources.run_model = modelColumns(rep);
     view.sources.run_comm = commColumns(rep);
     var w = timeWindow(rep);
@@ -200,7 +237,7 @@
   }
 
   X.runView = {
-    resultOf: resultOf, timeWindow: timeWindow, modelColumns: modelColumns, commColumns: commColumns, emptySources: emptySources,
+    resultOf: resultOf, timeWindow: timeWindow, squeeze: squeeze, upper: upper, runHeight: runHeight, modelColumns: modelColumns, commColumns: commColumns, emptySources: emptySources,
     figureView: figureView, readoutValues: readoutValues, readoutHtml: readoutHtml, whatifValues: whatifValues,
     whatifHtml: whatifHtml, tooLarge: tooLarge, mbText: mbText,
   };

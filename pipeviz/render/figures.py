@@ -61,8 +61,8 @@ SOURCES = {
     "memory_bars": ["rank", "zero", "params", "act_b", "total"],
     "memory_over": ["rank", "left", "right", "text"],
 }
-# A real run's own (view/run_view.py): the model's ops outlined over the real ones, and
-# each rank's communication on a thin lane under its row. Only a run fills them.
+# A real run's own (view/run_view.py): the model's ops outlined under the real ones, and
+# each rank's communication on a thin lane under both. Only a run fills them.
 RUN_SOURCES = {
     "run_model": ["left", "right", "top", "bottom"],
     "run_comm": ["left", "right", "top", "bottom", "color", "token"],
@@ -202,8 +202,8 @@ class Figures:
             text_font_size="11px", text_color="black", text_font=value(FONT), x_offset=4,
         )
         fig.add_tools(HoverTool(name="stuck_hover", renderers=[stuck]))
-        # A real run: the model's ops as dashed outlines over the real ones, and the
-        # communication lane (receive, send, bookkeeping: dark to light).
+        # A real run: the model's ops as dashed outlines in the lower row of each rank's
+        # band (view/run_view.py), and the communication lane (receive, send, bookkeeping).
         fig.quad(left="left", right="right", top="top", bottom="bottom", source=self.sources["run_model"],
                  fill_alpha=0, line_color=MODEL_LINE, line_width=1.4, line_dash="dashed")
         comm = fig.quad(left="left", right="right", top="top", bottom="bottom", source=self.sources["run_comm"],

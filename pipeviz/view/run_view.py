@@ -4,14 +4,15 @@
 - `result_of(rep)`: the run as the figures take a result: an order of one's own
   (custom.OrderResult, no closed form) whose timeline is the measured one, so the
   existing figure view draws the real ops, the real idle hatched and in flight per rank.
-- `figure_view(rep, ...)`: that figure view, plus the run's own sources:
-  `run_model` the model's ops (the same order at the measured mean costs, comm 0) as
-  dashed outlines over the real ones, and `run_comm` each rank's communication on a
-  thin lane under its row; the time axis spans the longer of the two steps.
-  Overlay, not a second row per rank: the same op's real box and its model outline
-  sit on one line, so how far the real one drifts right is read at a glance, and a
-  rank stays one row (two rows per rank doubled the height, and on a phone the
-  model's row and the next rank's real row read as one).
+- `figure_view(rep, ...)`: that figure view with each rank's band split in two rows:
+  the real ops (and their idle, labels) in the upper row (`squeeze`), and the run's
+  own sources: `run_model` the model's ops (the same order at the measured mean
+  costs, comm 0) as dashed outlines in the lower row, and `run_comm` the rank's
+  communication on a thin lane under both; the time axis spans the longer step.
+  Two rows, not the model outlined over the real ops: over them the outlines cut
+  every box in pieces and neither step could be read (screenshots at 390 and 1400
+  px); one under the other, where the model ends and the real step runs on shows
+  at once. The timeline gives a run more height a rank (RUN_ROW_PX).
 - `readout_values` / `readout_html`: the measured bubble beside the model's, the
   step and its gap, the gap lines, the measured costs per kind and per stage, and
   the imbalance they imply.
@@ -39,7 +40,9 @@ from .feature import Feature
 from .palette import KIND_COLORS
 
 SHOWN_GAPS = 5  # gap lines in the readout (the JSON export has them all)
-COMM_TOP, COMM_BOTTOM = 0.42, 0.56  # the communication lane, in rank units below the row's centre
+SPLIT = 0.03  # the gap between the real row (above) and the model's (below), in rank units
+COMM_TOP, COMM_BOTTOM = 0.42, 0.56  # the communication lane, in rank units below the band's centre
+RUN_ROW_PX = 44  # the timeline's height a rank for a run (two rows and a lane)
 # The lane's colours by what the action is: receive, send, bookkeeping (dark to light).
 COMM_COLORS = ("#3b3b3b", "#8c8c8c", "#c8c8c8")
 MODEL_LINE = "#000000"
@@ -92,11 +95,32 @@ def window(rep: Report) -> tuple[float, float]:
     return -0.01 * span, 1.01 * span
 
 
+def squeeze(y: np.ndarray) -> np.ndarray:
+    """A height in a rank's band [r - ROW, r + ROW] moved to its upper row [r - ROW, r - SPLIT]."""
+    y = np.asarray(y, dtype=np.float64)
+    r = np.rint(y)
+    return r - columns.ROW + (y - (r - columns.ROW)) * ((columns.ROW - SPLIT) / (2 * columns.ROW))
+
+
+def upper(sources: dict) -> None:
+    """The real step's boxes, labels and idle in the upper row of each band (in place)."""
+    for name in ("ops", "fb_halves", "bubbles"):
+        if name in sources:
+            src = sources[name]
+            sources[name] = {**src, "top": squeeze(src["top"]), "bottom": squeeze(src["bottom"])}
+    if "labels" in sources:
+        sources["labels"] = {**sources["labels"], "y": squeeze(sources["labels"]["y"])}
+
+
 def model_columns(rep: Report) -> dict[str, np.ndarray]:
-    """The model's ops, outlined on the rows of the real ones."""
+    """The model's ops, outlined in the lower row of each band."""
     r = rep.run.order.rank.astype(np.float64)
     return {"left": rep.simulated.start.astype(np.float64), "right": rep.simulated.end.astype(np.float64),
-            "top": r - columns.ROW, "bottom": r + columns.ROW}
+            "top": r + SPLIT, "bottom": r + columns.ROW}
+
+
+def run_height(P: int) -> int:
+    return max(columns.TIMELINE_MIN_PX, min(columns.TIMELINE_MAX_PX, columns.TIMELINE_BASE_PX + RUN_ROW_PX * P))
 
 
 def comm_cause(kind: int) -> int:
@@ -125,6 +149,10 @@ def figure_view(rep: Report, res: RunResult, unit: str = "micro-batches", lang: 
     """The figure view of a schedule for the run (`res` = result_of(rep)), its own
     sources, and the time axis over both steps."""
     view = columns.figure_view(res, unit, lang, plot_px)
+    upper(view["sources"])
+    height = run_height(rep.run.P)
+    view["props"]["timeline"] = {"height": height}
+    view["props"]["inflight"] = {"height": height}
     view["sources"].update({"run_model": model_columns(rep), "run_comm": comm_columns(rep)})
     x0, x1 = window(rep)
     view["props"]["x_range"] = {"start": x0, "end": x1, "reset_start": x0, "reset_end": x1}
@@ -239,7 +267,7 @@ def mb_text(n: int) -> str:
 
 def as_data() -> dict:
     """What static/run_view.js reads."""
-    return {"shownGaps": SHOWN_GAPS, "commTop": COMM_TOP, "commBottom": COMM_BOTTOM, "commColors": list(COMM_COLORS),
+    return {"shownGaps": SHOWN_GAPS, "split": SPLIT, "runRowPx": RUN_ROW_PX, "commTop": COMM_TOP, "commBottom": COMM_BOTTOM, "commColors": list(COMM_COLORS),
             "pageMaxBytes": PAGE_MAX_BYTES, "servedMaxBytes": SERVED_MAX_BYTES, "whatifHead": list(WHATIF_HEAD),
             "leave": list(LEAVE), "measuredKinds": list(MEASURED_KINDS), "stageKinds": list(STAGE_KINDS),
             "kindColors": list(KIND_COLORS)}

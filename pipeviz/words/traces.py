@@ -163,9 +163,9 @@ STRINGS = {
     "run.work": ("work per micro-batch", "每个微批次的工作量"),
     "run.weight": ("weight", "权重"),
     "run.key": (
-        "Boxes: the ops that ran. Dashed outlines: the model (the same order at the measured means). "
-        "Thin lane under each rank: its communication (dark: receive, mid: send, light: bookkeeping).",
-        "色块：实际运行的操作。虚线框：模型（同一顺序、按实测平均开销）。每个 rank 下方的细条：它的通信"
+        "Each rank: above, the ops that ran; below, dashed, the model (the same order at the measured means); "
+        "under both, a thin lane of its communication (dark: receive, mid: send, light: bookkeeping).",
+        "每个 rank：上面是实际运行的操作；下面的虚线框是模型（同一顺序、按实测平均开销）；最下面的细条是它的通信"
         "（深色：接收，中间色：发送，浅色：簿记）。",
     ),
     "run.whatif_title": (
