@@ -357,6 +357,13 @@
       if (any) model.setv(changes);
     });
     X.teach.draw(this, res, lang); // the teaching models (static/teach.js)
+    if (real !== null) { // a run's two rows a rank take more height than the teaching view gives a schedule
+      var height = X.runView.runHeight(res.config.P);
+      ['timeline', 'inflight'].forEach(function (name) {
+        var model = doc.get_model_by_name(name);
+        if (model.height !== height) model.height = height;
+      });
+    }
   };
 
   // New columns for a source, if they differ (each assignment makes Bokeh process and

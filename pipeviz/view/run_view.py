@@ -24,7 +24,9 @@ Nothing from a file reaches the markup unescaped.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import os
+import tempfile
+from dataclasses import dataclass, replace
 from html import escape
 
 import numpy as np
@@ -32,8 +34,9 @@ import numpy as np
 from ..config import Config
 from ..costs import DEFAULT_COSTS
 from ..custom import CUSTOM, ENTRIES, OrderResult
+from ..errors import TraceError
 from ..text import Msg, fill, template
-from ..trace import COMM_KINDS, Report, WhatIf
+from ..trace import COMM_KINDS, Report, WhatIf, read_traces, report
 from ..trace.report import MEASURED_KINDS, STAGE_KINDS, ms
 from . import columns, markup
 from .feature import Feature
@@ -47,7 +50,8 @@ RUN_ROW_PX = 44  # the timeline's height a rank for a run (two rows and a lane)
 COMM_COLORS = ("#3b3b3b", "#8c8c8c", "#c8c8c8")
 MODEL_LINE = "#000000"
 PAGE_MAX_BYTES = 1 << 30  # the page reads up to 1 GiB of traces (streamed; larger: the CLI)
-SERVED_MAX_BYTES = 48 << 20  # the served app: the files travel over the websocket, base64 (4/3 larger)
+SERVED_MAX_BYTES = 12 << 20  # the served app: the files travel over Bokeh's websocket as base64 (4/3 larger),
+# whose messages stop at 20 MB
 LEAVE = ("schedule", "P", "m", "V", "custom", "puzzle")  # moving one of these goes back to the schedules
 
 LAYOUTS = {
@@ -73,6 +77,15 @@ def compose(layout: str, **parts: str) -> str:
 
 def pct(x: float) -> str:
     return f"{100 * x:.2f}%"
+
+
+@dataclass(frozen=True, eq=False)
+class Shown:
+    """A run as an explorer holds it: its report, its result, and its what-if rows once asked for."""
+
+    report: Report
+    result: RunResult
+    what: WhatIf | None = None
 
 
 @dataclass(frozen=True, eq=False)
@@ -261,13 +274,50 @@ def too_large(size: int, limit: int, where: str) -> Msg:
     return Msg("run.too_large", {"size": mb_text(size), "max": mb_text(limit), "where": Msg(f"run.where_{where}")})
 
 
+TOO_LARGE = "pipeviz/too-large;"  # an upload's type when the browser refused to read it (static/compat.js "uploads")
+
+
+def read_uploads(files: list[tuple[str, bytes, str]], limit: int = SERVED_MAX_BYTES) -> Report:
+    """The run in files uploaded to the served app, as (name, bytes, type): read in this
+    process from a private temporary folder, each message naming the file by its name.
+    A TraceError says what is wrong (none chosen, too large, or the reading's own)."""
+    if not files:
+        raise TraceError("run.none_chosen")
+    size = sum(int(kind[len(TOO_LARGE):]) if kind.startswith(TOO_LARGE) and kind[len(TOO_LARGE):].isdigit()
+               else len(data) for _, data, kind in files)
+    if size > limit or any(kind.startswith(TOO_LARGE) for _, _, kind in files):
+        e = too_large(size, limit, "served")
+        raise TraceError(e.key, **e.args)
+    with tempfile.TemporaryDirectory(prefix="pipeviz-run-") as folder:
+        names, paths = {}, []
+        for i, (name, data, _) in enumerate(files):
+            base = os.path.basename(str(name).replace("\\", "/")) or f"file{i}"
+            os.mkdir(os.path.join(folder, str(i)))
+            path = os.path.join(folder, str(i), base)
+            with open(path, "wb") as f:
+                f.write(data)
+            names[path] = base
+            paths.append(path)
+        try:
+            return report(_renamed(read_traces(paths), names))
+        except TraceError as e:
+            raise TraceError(e.msg.key, **{k: names.get(v, v) if isinstance(v, str) else v
+                                           for k, v in e.msg.args.items()}) from None
+
+
+def _renamed(run, names: dict):
+    """The run with its files named as uploaded, not by the temporary folder's paths."""
+    return replace(run, files=tuple(names.get(f, f) for f in run.files))
+
+
 def mb_text(n: int) -> str:
     return f"{n / (1 << 20):.1f} MB"
 
 
 def as_data() -> dict:
     """What static/run_view.js reads."""
-    return {"shownGaps": SHOWN_GAPS, "split": SPLIT, "runRowPx": RUN_ROW_PX, "commTop": COMM_TOP, "commBottom": COMM_BOTTOM, "commColors": list(COMM_COLORS),
+    return {"shownGaps": SHOWN_GAPS, "split": SPLIT, "runRowPx": RUN_ROW_PX, "commTop": COMM_TOP,
+            "commBottom": COMM_BOTTOM, "commColors": list(COMM_COLORS),
             "pageMaxBytes": PAGE_MAX_BYTES, "servedMaxBytes": SERVED_MAX_BYTES, "whatifHead": list(WHATIF_HEAD),
             "leave": list(LEAVE), "measuredKinds": list(MEASURED_KINDS), "stageKinds": list(STAGE_KINDS),
             "kindColors": list(KIND_COLORS)}
