@@ -260,7 +260,7 @@ TEMPLATE = """
         <label><span id="pv-run-files-label">{{ run.files }}</span>
           <input type="file" id="pv-run-files" multiple accept=".json,.gz" aria-label="{{ run.files }}"></label>
         <p id="pv-run-drop">{{ run.drop }}</p>
-        <button type="button" id="pv-run-whatif" disabled>{{ run.whatif }}</button>
+        <button type="button" id="pv-run-ask" disabled>{{ run.whatif }}</button>
         <button type="button" id="pv-run-back" disabled>{{ run.back }}</button>
       </section></aside>
   </div>

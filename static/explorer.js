@@ -627,7 +627,7 @@
 
   Explorer.prototype.runButtons = function () {
     var shown = this.real !== null;
-    ['pv-run-whatif', 'pv-run-back'].forEach(function (id) {
+    ['pv-run-ask', 'pv-run-back'].forEach(function (id) {
       var b = byId(id);
       if (b && b.disabled === shown) b.disabled = !shown;
     });
@@ -645,7 +645,7 @@
       self.runProblem = null; // shown until the next change
     };
     if (!files.length) return Promise.resolve(refuse(T.msg('run.none_chosen')));
-    if (total > RUN.pageMaxBytes) return Promise.resolve(refuse(X.runView.tooLarge(total, RUN.pageMaxBytes, 'page')));
+    if (total > RUN.pageMaxBytes) return Promise.resolve(refuse(X.runView.tooLarge(total, RUN.pageMaxBytes)));
     this.notes = [T.msg('run.reading', { files: files.map(function (f) { return f.name; }).join(', ') })];
     this.showNotice(lang, this.result);
     this.notes = [];
@@ -689,7 +689,7 @@
         self.loadFiles(files);
       });
     }
-    var whatif = byId('pv-run-whatif'), back = byId('pv-run-back');
+    var whatif = byId('pv-run-ask'), back = byId('pv-run-back');
     if (whatif) whatif.addEventListener('click', function () { self.runAction('whatif'); });
     if (back) back.addEventListener('click', function () { self.runAction('back'); });
     var hasFiles = function (e) {
@@ -712,7 +712,7 @@
   Explorer.prototype.runRelabel = function (lang) {
     var self = this;
     [['pv-run-title', 'run.title'], ['pv-run-note', 'run.note'], ['pv-run-drop', 'run.drop'],
-      ['pv-run-whatif', 'run.whatif'], ['pv-run-back', 'run.back']].forEach(function (p) {
+      ['pv-run-ask', 'run.whatif'], ['pv-run-back', 'run.back']].forEach(function (p) {
       self.setText(p[0], T.template(p[1], lang));
     });
     var input = byId('pv-run-files');

@@ -126,8 +126,7 @@
     view.sources.run_comm = commColumns(rep);
     var w = timeWindow(rep);
     view.props.x_range = { start: w[0], end: w[1], reset_start: w[0], reset_end: w[1] };
-    view.props.comm_hover = { tooltips: [[T.template('hover.comm', lang), '@token'],
-      [T.template('axis.time', lang), '@left{0.[000]} \u2192 @right{0.[000]}']] };
+    view.props.comm_hover = D.commHover[lang];
     return view;
   }
 
@@ -135,10 +134,10 @@
 
   function readoutValues(rep) {
     var run = rep.run, costs = rep.costs, mt = run.metrics, sim = rep.simulatedMetrics, S = run.order.S;
-    var stages = [], s, j, used = [false, false, false, false];
+    var stages = [], s, j, used = D.stageKinds.map(function () { return false; });
     for (s = 0; s < S; s++) {
       var means = [];
-      for (j = 0; j < 4; j++) {
+      for (j = 0; j < D.stageKinds.length; j++) {
         var n = costs.stageCount[s][j];
         if (n) used[j] = true;
         means.push(n ? ms(costs.stageMean[s][j]) : '');
@@ -150,7 +149,7 @@
     D.measuredKinds.forEach(function (k) {
       if (Object.prototype.hasOwnProperty.call(costs.mean, k)) kinds.push([k, ms(costs.mean[k]), costs.count[k]]);
     });
-    var cols = [0, 1, 2, 3].filter(function (x) { return used[x]; });
+    var cols = D.stageKinds.map(function (_, x) { return x; }).filter(function (x) { return used[x]; });
     return {
       P: run.P, m: run.m, V: run.V, placement: run.placement, n: run.files.length,
       measured: pct(mt.bubbleFraction), model: pct(sim.bubbleFraction),
@@ -162,8 +161,8 @@
     };
   }
 
-  function cells(list, tag) {
-    return list.map(function (c) { return '<' + tag + '>' + esc(c) + '</' + tag + '>'; }).join('');
+  function cells(list, layout) {
+    return list.map(function (c) { return compose(layout, { text: esc(c) }); }).join('');
   }
 
   function readoutHtml(v, lang) {
@@ -186,9 +185,9 @@
     var rows = v.stages.map(function (st) {
       var list = [String(st.stage), String(st.rank)].concat(v.stage_cols.map(function (j) { return st.means[j]; }),
         [st.work, st.weight]);
-      return compose('run_tr', { attrs: '', cells: cells(list, 'td') });
+      return compose('run_tr', { attrs: '', cells: cells(list, 'run_td') });
     });
-    var table = compose('run_table', { head: cells(head_cells, 'th'), rows: rows.join('') });
+    var table = compose('run_table', { head: cells(head_cells, 'run_th'), rows: rows.join('') });
     var costs = compose('run_costs', { title: esc(T.template('run.costs', lang)), kinds: kinds, stages: table });
     return compose('run', { head: esc(head), bubble: bubble, step: esc(step), key: esc(T.template('run.key', lang)),
       gaps: gaps, costs: costs, imbalance: T.html(v.imbalance, lang) });
@@ -219,21 +218,22 @@
     var rows = v.rows.map(function (row) {
       var label = T.template('sched.' + row.name + '.title', lang) + (row.V > 1 ? ' (V=' + row.V + ')' : '');
       if (row.same) label = T.fill('run.ran', lang, { text: label });
-      var tds = '<td>' + esc(label) + '</td>';
-      if (row.error !== null) tds += '<td colspan="' + (head.length - 1) + '">' + T.html(row.error, lang) + '</td>';
-      else tds += cells([row.makespan, row.bubble, row.peak, row.vs], 'td');
+      var tds = cells([label], 'run_td');
+      if (row.error !== null) tds += compose('run_td_span', { span: String(head.length - 1), text: T.html(row.error, lang) });
+      else tds += cells([row.makespan, row.bubble, row.peak, row.vs], 'run_td');
       return compose('run_tr', { attrs: row.same ? compose('run_ran', {}) : '', cells: tds });
     });
     var title = T.fill('run.whatif_title', lang, { P: v.P, m: v.m, tf: v.tf, tb: v.tb, tw: v.tw });
     if (v.split_even) title += ' ' + T.template('trace.split_even', lang);
-    var ths = head.map(function (k) { return '<th>' + esc(T.template(k, lang)) + '</th>'; }).join('');
+    var ths = cells(head.map(function (k) { return T.template(k, lang); }), 'run_th');
     return compose('run_whatif', { title: esc(title), table: compose('run_table', { head: ths, rows: rows.join('') }) });
   }
 
   function mbText(n) { return T.format.fixed(n / 1048576, 1) + ' MB'; }
 
-  function tooLarge(size, limit, where) {
-    return T.msg('run.too_large', { size: mbText(size), max: mbText(limit), where: T.msg('run.where_' + where) });
+  // Too large for the page (view/run_view.py too_large(size, limit, "page")).
+  function tooLarge(size, limit) {
+    return T.msg('run.too_large', { size: mbText(size), max: mbText(limit), where: T.msg(D.wherePage) });
   }
 
   X.runView = {

@@ -35,7 +35,7 @@ from ..config import Config
 from ..costs import DEFAULT_COSTS
 from ..custom import CUSTOM, ENTRIES, OrderResult
 from ..errors import TraceError
-from ..text import Msg, fill, template
+from ..text import LANGS, Msg, fill, template
 from ..trace import COMM_KINDS, Report, WhatIf, read_traces, report
 from ..trace.report import MEASURED_KINDS, STAGE_KINDS, ms
 from . import columns, markup
@@ -65,6 +65,9 @@ LAYOUTS = {
     "run_table": '<div class="pv-table-box"><table class="pv-table pv-run-table"><thead><tr>{head}</tr></thead>'
                  "<tbody>{rows}</tbody></table></div>",
     "run_tr": '<tr{attrs}>{cells}</tr>',
+    "run_th": "<th>{text}</th>",
+    "run_td": "<td>{text}</td>",
+    "run_td_span": '<td colspan="{span}">{text}</td>',
     "run_ran": ' class="pv-current" aria-current="true"',
     "run_whatif": '<div class="pv-run-whatif"><p>{title}</p>{table}</div>',
     "run_prompt": '<p class="pv-run-whatif">{text}</p>',
@@ -132,6 +135,11 @@ def model_columns(rep: Report) -> dict[str, np.ndarray]:
             "top": r + SPLIT, "bottom": r + columns.ROW}
 
 
+def comm_hover(lang: str) -> dict:
+    """The communication lane's hover: the action, and when (the ops' time row)."""
+    return {"tooltips": [[template("hover.comm", lang), "@token"], columns.texts(lang)["ops_hover"]["tooltips"][3]]}
+
+
 def run_height(P: int) -> int:
     return max(columns.TIMELINE_MIN_PX, min(columns.TIMELINE_MAX_PX, columns.TIMELINE_BASE_PX + RUN_ROW_PX * P))
 
@@ -169,8 +177,7 @@ def figure_view(rep: Report, res: RunResult, unit: str = "micro-batches", lang: 
     view["sources"].update({"run_model": model_columns(rep), "run_comm": comm_columns(rep)})
     x0, x1 = window(rep)
     view["props"]["x_range"] = {"start": x0, "end": x1, "reset_start": x0, "reset_end": x1}
-    view["props"]["comm_hover"] = {"tooltips": [[template("hover.comm", lang), "@token"],
-                                                [template("axis.time", lang), "@left{0.[000]} → @right{0.[000]}"]]}
+    view["props"]["comm_hover"] = comm_hover(lang)
     return view
 
 
@@ -200,6 +207,10 @@ def readout_values(rep: Report) -> dict:
     }
 
 
+def cells_html(texts: list[str], layout: str) -> str:
+    return "".join(compose(layout, text=escape(t)) for t in texts)
+
+
 def readout_html(v: dict, lang: str = "en") -> str:
     head = fill("run.shown", lang, P=v["P"], m=v["m"], V=v["V"], placement=v["placement"], n=v["n"])
     bubble = fill("run.bubble", lang, html=True, measured=v["measured"], model=v["model"])
@@ -217,8 +228,8 @@ def readout_html(v: dict, lang: str = "en") -> str:
     rows = []
     for st in v["stages"]:
         cells = [str(st["stage"]), str(st["rank"]), *(st["means"][j] for j in v["stage_cols"]), st["work"], st["weight"]]
-        rows.append(compose("run_tr", attrs="", cells="".join(f"<td>{escape(c)}</td>" for c in cells)))
-    table = compose("run_table", head="".join(f"<th>{escape(c)}</th>" for c in head_cells), rows="".join(rows))
+        rows.append(compose("run_tr", attrs="", cells=cells_html(cells, "run_td")))
+    table = compose("run_table", head=cells_html(head_cells, "run_th"), rows="".join(rows))
     costs = compose("run_costs", title=escape(template("run.costs", lang)), kinds=kinds, stages=table)
     return compose("run", head=escape(head), bubble=bubble, step=escape(step), key=escape(template("run.key", lang)),
                    gaps=gaps, costs=costs, imbalance=v["imbalance"].html(lang))
@@ -257,13 +268,13 @@ def whatif_html(v: dict | None, lang: str = "en") -> str:
         label = template(f"sched.{row['name']}.title", lang) + (f" (V={row['V']})" if row["V"] > 1 else "")
         if row["same"]:
             label = fill("run.ran", lang, text=label)
-        cells = [f"<td>{escape(label)}</td>"]
+        cells = cells_html([label], "run_td")
         if row["error"] is not None:
-            cells.append(f'<td colspan="{len(WHATIF_HEAD) - 1}">{row["error"].html(lang)}</td>')
+            cells += compose("run_td_span", span=str(len(WHATIF_HEAD) - 1), text=row["error"].html(lang))
         else:
-            cells += [f"<td>{escape(row[k])}</td>" for k in ("makespan", "bubble", "peak", "vs")]
-        rows.append(compose("run_tr", attrs=compose("run_ran") if row["same"] else "", cells="".join(cells)))
-    head = "".join(f"<th>{escape(template(k, lang))}</th>" for k in WHATIF_HEAD)
+            cells += cells_html([row[k] for k in ("makespan", "bubble", "peak", "vs")], "run_td")
+        rows.append(compose("run_tr", attrs=compose("run_ran") if row["same"] else "", cells=cells))
+    head = cells_html([template(k, lang) for k in WHATIF_HEAD], "run_th")
     title = fill("run.whatif_title", lang, P=v["P"], m=v["m"], tf=v["tf"], tb=v["tb"], tw=v["tw"])
     if v["split_even"]:
         title += " " + template("trace.split_even", lang)
@@ -320,7 +331,8 @@ def as_data() -> dict:
             "commBottom": COMM_BOTTOM, "commColors": list(COMM_COLORS),
             "pageMaxBytes": PAGE_MAX_BYTES, "servedMaxBytes": SERVED_MAX_BYTES, "whatifHead": list(WHATIF_HEAD),
             "leave": list(LEAVE), "measuredKinds": list(MEASURED_KINDS), "stageKinds": list(STAGE_KINDS),
-            "kindColors": list(KIND_COLORS)}
+            "kindColors": list(KIND_COLORS), "commHover": {lang: comm_hover(lang) for lang in LANGS},
+            "wherePage": "run.where_page"}
 
 
 # No fields: a run is files, not a URL. The explorers hold it beside the state.

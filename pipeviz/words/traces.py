@@ -117,13 +117,13 @@ STRINGS = {
         "Choose or drop one Chrome trace per rank (torch.profiler's export_chrome_trace, .json or .json.gz): "
         "the step is drawn as a schedule is, beside the model of the same order at its measured costs. "
         "The files are read here and sent nowhere.",
-        "选择或拖入每个 rank 一个 Chrome 跟踪文件（torch.profiler 的 export_chrome_trace，.json 或 .json.gz）："
+        "选择或拖入每个 rank 一个跟踪文件（PyTorch 性能分析器导出的文件，可以是压缩的）："
         "这一步会像调度一样画出来，旁边是同一顺序按实测开销计时的模型。文件只在这里读取，不会发送到别处。",
     ),
     "run.note_served": (
         "Choose one Chrome trace per rank (torch.profiler's export_chrome_trace, .json or .json.gz), at most {max} "
         "in all: the step is drawn as a schedule is, beside the model of the same order at its measured costs.",
-        "选择每个 rank 一个 Chrome 跟踪文件（torch.profiler 的 export_chrome_trace，.json 或 .json.gz），"
+        "选择每个 rank 一个跟踪文件（PyTorch 性能分析器导出的文件，可以是压缩的），"
         "总共最多 {max}：这一步会像调度一样画出来，旁边是同一顺序按实测开销计时的模型。",
     ),
     "run.files": ("Trace files, one per rank", "跟踪文件，每个 rank 一个"),
