@@ -166,7 +166,7 @@
   }
 
   function readoutHtml(v, lang) {
-    var head = T.fill('run.shown', lang, { P: v.P, m: v.m, V: v.V, placement: v.placement, n: v.n });
+    var head = T.fill('run.shown', lang, { P: v.P, m: v.m, V: v.V, placement: T.msg('run.placement_' + v.placement), n: v.n });
     var bubble = T.fill('run.bubble', lang, { measured: v.measured, model: v.model }, true);
     var step = T.fill('run.step', lang, { measured: v.makespan, model: v.model_makespan, gap: v.gap });
     var gaps;

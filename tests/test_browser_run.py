@@ -5,6 +5,7 @@ give the CLI's line in the notice and leave the explorer as it was."""
 
 from __future__ import annotations
 
+import base64
 import gzip
 import json
 from contextlib import chdir
@@ -14,7 +15,7 @@ import pytest
 from browser import screenshot, served_app, source_length
 from tracegen import SHARED, rank_files
 
-from pipeviz.errors import TraceError
+from pipeviz.errors import PipevizError
 from pipeviz.page import build
 from pipeviz.trace import read_traces, report
 from pipeviz.view.run_view import readout_values
@@ -129,6 +130,8 @@ def bad_files(tmp: Path) -> list[tuple[str, list[Path]]]:
         "truncated": {"cut<b>short.json": rank0.read_bytes()[:5000]},
         "broken gzip": {"rank0.json.gz": gzip.compress(rank0.read_bytes())[:3000]},
         "two claim one rank": {"a.json": rank0.read_bytes(), "b.json": rank0.read_bytes()},
+        "too large to time": {"big.json": json.dumps({"traceEvents": [
+            {"ph": "X", "name": "PP:0F999999", "ts": 0, "dur": 1}]}).encode()},
     }
     out = []
     for i, (label, named) in enumerate(cases.items()):
@@ -147,7 +150,7 @@ def cli_line(paths: list[Path], lang: str = "en") -> str:
     with chdir(paths[0].parent):
         try:
             read_traces([p.name for p in paths])
-        except TraceError as e:
+        except PipevizError as e:
             return e.text(lang)
     raise AssertionError(f"{paths} read without error")
 
@@ -173,6 +176,15 @@ def test_bad_files_give_the_clis_line_and_the_explorer_keeps_working(explorer, t
         tab.evaluate("PipevizExplorer.get().loadFiles([{name: 'huge.json', size: 2 ** 31}])")
         said = "2048.0 MB of traces: the page reads at most 1024.0 MB at a time"
     tab.locator(".pv-notice p").filter(has_text=said).first.wait_for(timeout=20_000)
-    # Still working: a slider moves the schedule.
-    tab.get_by_text(SHOWN).first.wait_for()
+    tab.get_by_text(SHOWN).first.wait_for()  # still the schedule
+    if which == "page":  # the page also reads files dropped anywhere on it
+        paths = rank_files(TRACE)
+        tab.evaluate("""(files) => {
+            const dt = new DataTransfer();
+            for (const f of files) dt.items.add(new File([Uint8Array.from(atob(f.b64), (c) => c.charCodeAt(0))], f.name));
+            document.body.dispatchEvent(new DragEvent('drop', {dataTransfer: dt, bubbles: true, cancelable: true}));
+        }""", [{"name": p.name, "b64": base64.b64encode(p.read_bytes()).decode()} for p in paths])
+        tab.locator(".pv-measured").filter(has_text="28.94% measured").first.wait_for(timeout=30_000)
+        tab.get_by_role("button", name="Back to the schedules").last.click()
+        tab.get_by_text(SHOWN).first.wait_for(timeout=20_000)
     assert errors == []

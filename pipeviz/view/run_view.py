@@ -34,7 +34,7 @@ import numpy as np
 from ..config import Config
 from ..costs import DEFAULT_COSTS
 from ..custom import CUSTOM, ENTRIES, OrderResult
-from ..errors import TraceError
+from ..errors import PipevizError, TraceError
 from ..text import LANGS, Msg, fill, template
 from ..trace import COMM_KINDS, Report, WhatIf, read_traces, report
 from ..trace.report import MEASURED_KINDS, STAGE_KINDS, ms
@@ -212,7 +212,8 @@ def cells_html(texts: list[str], layout: str) -> str:
 
 
 def readout_html(v: dict, lang: str = "en") -> str:
-    head = fill("run.shown", lang, P=v["P"], m=v["m"], V=v["V"], placement=v["placement"], n=v["n"])
+    head = fill("run.shown", lang, P=v["P"], m=v["m"], V=v["V"], placement=Msg(f"run.placement_{v['placement']}"),
+                n=v["n"])
     bubble = fill("run.bubble", lang, html=True, measured=v["measured"], model=v["model"])
     step = fill("run.step", lang, measured=v["makespan"], model=v["model_makespan"], gap=v["gap"])
     if v["gaps"]:
@@ -311,7 +312,7 @@ def read_uploads(files: list[tuple[str, bytes, str]], limit: int = SERVED_MAX_BY
             paths.append(path)
         try:
             return report(_renamed(read_traces(paths), names))
-        except TraceError as e:
+        except PipevizError as e:  # a TraceError, or a step too large to time (ConfigError): one line
             raise TraceError(e.msg.key, **{k: names.get(v, v) if isinstance(v, str) else v
                                            for k, v in e.msg.args.items()}) from None
 
