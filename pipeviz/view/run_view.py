@@ -61,7 +61,8 @@ LAYOUTS = {
     "run_gaps": '<div class="pv-run-gaps"><div>{title}</div><ol>{items}</ol></div>',
     "run_gaps_none": '<div class="pv-run-gaps">{title}</div>',
     "run_li": "<li>{text}</li>",
-    "run_costs": '<div class="pv-run-costs"><div>{title}: {kinds}</div>{stages}</div>',
+    # Each stage's costs one tap away: on a phone the readout would push the timeline off the first screen.
+    "run_costs": '<details class="pv-run-costs"><summary>{title}: {kinds}</summary>{stages}</details>',
     "run_table": '<div class="pv-table-box"><table class="pv-table pv-run-table"><thead><tr>{head}</tr></thead>'
                  "<tbody>{rows}</tbody></table></div>",
     "run_tr": '<tr{attrs}>{cells}</tr>',
