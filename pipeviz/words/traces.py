@@ -183,6 +183,5 @@ STRINGS = {
     "run.th_peak": ("peak in flight (mb)", "峰值在途（微批次）"),
     "run.th_vs": ("against the measured step (ms)", "对比实测的一步（ms）"),
     "run.ran": ("{text} (the order that ran)", "{text}（实际运行的顺序）"),
-    "run.row_yours": ("rank {rank}", "rank {rank}"),
     "hover.comm": ("action", "动作"),
 }
