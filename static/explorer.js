@@ -612,7 +612,7 @@
     this.problem = null;
     this.showNotice(lang, null);
     this.runButtons();
-    this.setText('pv-summary', '');
+    this.setText('pv-summary', T.template('run.summary', lang)); // what the bar above it does now
     this.result = r.res;
     this.draw(r.res, lang);
     this.setHtml('pv-readout', X.runView.readoutHtml(X.runView.readoutValues(r.rep), lang));

@@ -194,7 +194,8 @@ class Explorer(pn.viewable.Viewer):
             lines.append(deadlock.text(lang))
         lines += [n.text(lang) for n in s.notes]
         self.notice_lines = lines
-        summary = "" if s.custom or s.real is not None else escape(template(f"sched.{s.schedule}.summary", lang))
+        key = "run.summary" if s.real is not None else None if s.custom else f"sched.{s.schedule}.summary"
+        summary = escape(template(key, lang)) if key else ""
         if self.summary.object != summary:
             self.summary.object = summary
         self.summary.visible = not lines

@@ -141,6 +141,8 @@ STRINGS = {
     "run.where_page": ("page", "页面"),
     "run.where_served": ("served app", "服务端应用"),
     "run.none_chosen": ("no file was chosen: choose one trace per rank", "没有选择文件：请为每个 rank 选择一个跟踪文件"),
+    "run.summary": ("A real run is shown: moving the schedule, P, m or V goes back to the schedules",
+                    "正在显示真实运行：改动调度、P、m 或 V 会回到调度"),
     "run.off": ("back to the schedules: choose the files again to see the run", "回到调度：要再看这次运行，请重新选择文件"),
     "run.shown": (
         "A real run: P = {P}, m = {m}, V = {V} chunks per rank, placement {placement}, from {n} files",
