@@ -102,6 +102,7 @@ def test_a_shared_run_beside_its_model_what_if_and_back(explorer, tab):
     # In Chinese at a phone's width.
     tab.get_by_text("中文", exact=True).first.click()
     tab.locator(".pv-measured").filter(has_text=f"实测 {expected}").first.wait_for(timeout=60_000)
+    tab.get_by_text("调度", exact=True).first.wait_for(timeout=60_000)  # the bar relabelled too
     tab.set_viewport_size({"width": 390, "height": 900})
     tab.evaluate("window.scrollTo(0, 0)")
     tab.locator(".pv-measured").first.wait_for()
