@@ -89,7 +89,8 @@ TOGGLES = ("critical", "projector")
 # before the schedules' twins (schedule_scripts), the rest after them.
 ENGINE_SCRIPTS = ("text.js", "engine.js", "building_blocks.js")
 SCRIPTS = ("memory.js", "compare.js", "custom.js", "trace.js", "encoder.js", "balance.js", "causes.js", "puzzle.js",
-           "fields.js", "memory_view.js", "state.js", "columns.js", "readouts.js", "closing.js", "glance.js",
+           "fields.js", "memory_view.js", "state.js", "columns.js", "readouts.js", "closing.js", "run_view.js",
+           "glance.js",
            "compat.js", "a11y.js", "teach_models.js", "teach.js", "sweep.js", "puzzle_view.js", "puzzle_board.js",
            "explorer.js")
 
@@ -256,7 +257,16 @@ TEMPLATE = """
       <div class="pv-sweep"><div class="pv-sweep-m">{{ embed(roots.layout_sweep_m) }}</div>
         <div class="pv-sweep-v">{{ embed(roots.layout_sweep_v) }}</div></div>
     </main>
-    <aside class="pv-more" id="pv-more" aria-label="{{ more }}">{{ embed(roots.layout_controls) }}</aside>
+    <aside class="pv-more" id="pv-more" aria-label="{{ more }}">{{ embed(roots.layout_controls) }}
+      <section id="pv-run" class="pv-run-box" aria-labelledby="pv-run-title">
+        <h3 id="pv-run-title">{{ run.title }}</h3>
+        <p id="pv-run-note">{{ run.note }}</p>
+        <label><span id="pv-run-files-label">{{ run.files }}</span>
+          <input type="file" id="pv-run-files" multiple accept=".json,.gz" aria-label="{{ run.files }}"></label>
+        <p id="pv-run-drop">{{ run.drop }}</p>
+        <button type="button" id="pv-run-ask" disabled>{{ run.whatif }}</button>
+        <button type="button" id="pv-run-back" disabled>{{ run.back }}</button>
+      </section></aside>
   </div>
 </div>
 {% endblock %}
@@ -500,7 +510,9 @@ def document_html(cfg: Config, lang: str, script_tags: str) -> str:
                                 more=escape(template("group.more", lang)), bar_label=escape(template("bar.label", lang)),
                                 summary=escape(template(f"sched.{cfg.schedule}.summary", lang)),
                                 ops_title=escape(template("ops.title", lang)),
-                                ops_rank=escape(template("field.ops_rank", lang))),
+                                ops_rank=escape(template("field.ops_rank", lang)),
+                                run={k: escape(template(f"run.{k}", lang)) for k in ("title", "note", "files", "drop",
+                                                                                      "whatif", "back")}),
     )
 
 

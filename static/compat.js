@@ -56,6 +56,12 @@
  *                       every change of view was a Back step (in a course page's        step: gone (a behaviour,
  *                       iframe the course page's Back walked through them): the URL is  not timed)
  *                       replaced, as the page replaces its own
+ *   uploads    Bokeh    its FileInput reads every chosen file whole, as base64, and     a choice over the limit:
+ *                       sends it in one websocket message; past the server's 20 MB a    one line in the notice,
+ *                       message the socket closes and the app stops answering: a        not a dead app (a
+ *                       choice over the input's limit (a tag {pvMaxBytes}: the served   behaviour, not timed)
+ *                       app's run card, view/run_view.py) is not read, and the server
+ *                       is sent its names and sizes, to say what is wrong
  *
  * Measured and left out (under 1 ms at the maximum): hatches (the bubbles' hatch
  * pattern made again only when its constants change): HatchVector.update 1.0 -> 0.1
@@ -446,6 +452,32 @@
   // page's Back walked through them. The app's URL is replaced instead, as the page
   // replaces its own (static/explorer.js); before the document is idle, Panel's own
   // path keeps the URL for later, as it does.
+  function uploads() {
+    var mod = module('models/widgets/file_input'), proto = mod && mod.FileInputView && mod.FileInputView.prototype;
+    if (!proto || typeof proto.load_files !== 'function') return false;
+    if (proto.load_files.pvLimit) return true;
+    var load = proto.load_files;
+    var limited = function (files) {
+      var max = null, total = 0, i;
+      (this.model.tags || []).forEach(function (t) {
+        if (t !== null && typeof t === 'object' && typeof t.pvMaxBytes === 'number') max = t.pvMaxBytes;
+      });
+      for (i = 0; i < files.length; i++) total += files[i].size;
+      if (max === null || total <= max) return load.call(this, files);
+      var names = [], kinds = [], values = [];
+      for (i = 0; i < files.length; i++) {
+        names.push(files[i].name);
+        kinds.push('pipeviz/too-large;' + files[i].size); // view/run_view.py TOO_LARGE
+        values.push('');
+      }
+      this.model.setv({ value: values, filename: names, mime_type: kinds });
+      return Promise.resolve();
+    };
+    limited.pvLimit = true;
+    proto.load_files = limited;
+    return true;
+  }
+
   function urls() {
     var models = root.Bokeh && root.Bokeh.Models, model = null;
     try { model = models && typeof models.get === 'function' ? models.get(LOCATION) : null; } catch (e) { model = null; }
@@ -467,7 +499,7 @@
   // Each patch and the library whose internals it reaches into.
   var PATCHES = { styles: ['bokeh', styles], widths: ['bokeh', widths], css: ['bokeh', css],
     variants: ['bokeh', variants], positions: ['bokeh', positions], axes: ['bokeh', axes],
-    boxes: ['bokeh', boxes], urls: ['panel', urls] };
+    boxes: ['bokeh', boxes], uploads: ['bokeh', uploads], urls: ['panel', urls] };
   var NAMES = Object.keys(PATCHES), warned = {};
 
   // versions: {tested: {bokeh, panel}, the versions every patch was written and measured

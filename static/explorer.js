@@ -122,6 +122,9 @@
     this.shownLang = this.values.lang; // the page was built in this language
     this.renderers = null; // source name -> its renderers (renderersOf)
     this.lines = null; // the over-time lines unthinned (columns.figureView's lines)
+    this.real = null; // a real run shown instead of the schedules: {rep, res, what} (static/run_view.js)
+    this.runProblem = null; // why the files chosen last are not a run (a message), until the next change
+    this.reading = 0; // files being read: a newer choice makes an older one's end change nothing
   }
 
   // The value a widget shows, as the field holds it.
@@ -234,6 +237,11 @@
 
   Explorer.prototype.refresh = function (changed) {
     var lang = this.values.lang, res = this.result;
+    if (this.real !== null && changed.some(function (k) { return RUN.leave.indexOf(k) >= 0; })) {
+      this.real = null; // the schedules again (view/run_view.py LEAVE)
+      this.notes.push(T.msg('run.off'));
+    }
+    if (this.real !== null) return this.showRun(lang);
     var runs = res === null || changed.some(function (k) { return ENGINE_FIELDS.indexOf(k) >= 0; });
     if (runs) {
       try {
@@ -256,6 +264,7 @@
       }
     }
     this.showNotice(lang, res);
+    this.runButtons();
     this.setText('pv-summary', this.values.custom ? '' : T.template('sched.' + this.values.schedule + '.summary', lang));
     if (res !== null) {
       this.result = res;
@@ -280,11 +289,13 @@
       var shown = this.result ? describe(this.result.config, lang) : T.template('notice.nothing', lang);
       lines.push(T.fill('notice.invalid', lang, { why: this.problem, shown: shown }));
     }
+    if (this.runProblem !== null) lines.push(T.text(this.runProblem, lang)); // the CLI's words for the files
     var deadlock = res ? res.deadlock || null : null;
     if (deadlock !== null) lines.push(E.errorText(deadlock, lang)); // drawn: the ops that ran, and the stuck ones
     this.notes.forEach(function (n) { lines.push(T.text(n, lang)); });
     this.noticeLines = lines;
-    var notice = byId('pv-notice'), kind = this.problem !== null || deadlock !== null ? 'warning' : 'info';
+    var bad = this.problem !== null || deadlock !== null || this.runProblem !== null;
+    var notice = byId('pv-notice'), kind = bad ? 'warning' : 'info';
     if (!notice) return;
     var paragraphs = Array.from(notice.children).map(function (p) { return p.textContent; });
     if (!same(paragraphs, lines)) {
@@ -316,7 +327,9 @@
   Explorer.prototype.draw = function (res, lang) {
     var unit = this.values.unit, px = this.labelPx(), doc = this.doc, self = this;
     var mem = MV.isMemory(this.memory) ? this.memory : null, overTime = this.values.over_time_unit;
-    var view = X.columns.figureView(res, unit, lang, px, mem, overTime);
+    var real = res.report !== undefined ? res.report : null;
+    var view = real !== null ? X.runView.figureView(real, res, unit, lang, px)
+      : X.columns.figureView(res, unit, lang, px, mem, overTime);
     var bytes = mem === null ? null : this.memoryFor;
     var from = {
       ops: [res, px, null], fb_halves: [res, px, null], stuck_ops: [res, lang], labels: [res, px, null], bubbles: [res, px, null],
@@ -330,6 +343,12 @@
       self.setSource(name, view.sources[name]);
       self.drawn[name] = from[name];
     });
+    if (this.drawn.run !== res) { // the run's own sources: its model and communication, or none
+      var own = real !== null ? view.sources : X.runView.emptySources();
+      this.setSource('run_model', own.run_model);
+      this.setSource('run_comm', own.run_comm);
+      this.drawn.run = real !== null ? res : null;
+    }
     Object.keys(view.props).forEach(function (name) {
       var model = doc.get_model_by_name(name), attrs = view.props[name], changes = {}, any = false;
       Object.keys(attrs).forEach(function (attr) {
@@ -338,6 +357,13 @@
       if (any) model.setv(changes);
     });
     X.teach.draw(this, res, lang); // the teaching models (static/teach.js)
+    if (real !== null) { // a run's two rows a rank take more height than the teaching view gives a schedule
+      var height = X.runView.runHeight(res.config.P);
+      ['timeline', 'inflight'].forEach(function (name) {
+        var model = doc.get_model_by_name(name);
+        if (model.height !== height) model.height = height;
+      });
+    }
   };
 
   // New columns for a source, if they differ (each assignment makes Bokeh process and
@@ -378,19 +404,27 @@
   Explorer.prototype.relevel = function (win) {
     if (this.result === null) return;
     var px = this.labelPx(), res = this.result, from = [res, px, win];
+    var real = res.report !== undefined; // a run: its step in the upper row of each band (static/run_view.js)
+    var fit = function (name, columns) {
+      if (!real) return columns;
+      var one = {};
+      one[name] = columns;
+      X.runView.upper(one);
+      return one[name];
+    };
     this.window = win;
     if (!same(this.drawn.ops, from)) {
       var boxes = X.columns.ops(res, px, win);
-      this.setSource('ops', boxes);
-      this.setSource('fb_halves', X.columns.fbHalves(res, boxes));
+      this.setSource('ops', fit('ops', boxes));
+      this.setSource('fb_halves', fit('fb_halves', X.columns.fbHalves(res, boxes)));
       this.drawn.ops = this.drawn.fb_halves = from;
     }
     if (!same(this.drawn.labels, from)) {
-      this.setSource('labels', X.columns.labels(res, px, win));
+      this.setSource('labels', fit('labels', X.columns.labels(res, px, win)));
       this.drawn.labels = from;
     }
     if (!same(this.drawn.bubbles, from)) {
-      this.setSource('bubbles', X.columns.bubbles(res, px, win));
+      this.setSource('bubbles', fit('bubbles', X.columns.bubbles(res, px, win)));
       this.drawn.bubbles = from;
     }
     var lines = this.drawn.steps ? this.drawn.steps.slice(0, 3).concat([px, win]) : null; // [res, overTime, bytes, px, win]
@@ -415,6 +449,7 @@
     var title = byId('pv-table-title');
     if (title) title.textContent = T.template('table.title', lang);
     X.glance.relabel(lang);
+    this.runRelabel(lang);
     this.shownLang = lang;
   };
 
@@ -486,7 +521,12 @@
   Explorer.prototype.secondary = function (run) {
     var res = this.result, lang = this.values.lang, self = this;
     run = run || function (cfg) { return self.run(cfg); };
-    if (res !== null) {
+    if (this.real !== null) {
+      var r = this.real;
+      this.setHtml('pv-table', X.runView.whatifHtml(r.what === null ? null : X.runView.whatifValues(r.rep, r.what), lang));
+      this.setHtml('pv-bars-key', X.readouts.barsKeyHtml(r.res.order.hasW, lang, false));
+      this.setHtml('pv-places', '');
+    } else if (res !== null) {
       var shown = this.resultState, own = res.theory === null ? res : null;
       var key = configKey(res.config) + MV.memoryKey(shown) + JSON.stringify([shown.stages, shown.weights]);
       if (this.tableRows[0] !== key || this.tableRows[2] !== own) { // a unit or language change keeps the numbers
@@ -529,6 +569,7 @@
     var self = this, loc = root.location;
     X.compat.install(DATA.compat); // Bokeh's repaint without the work that changes nothing (static/compat.js)
     X.glance.start(this);
+    this.runStart();
     this.refresh(Array.from(FIELDS.keys()));
     this.ready = true;
     var follow = function () {
@@ -559,6 +600,125 @@
     } else if (this.values.custom) {
       this.update(new Map([['custom', false]]), []);
     }
+  };
+
+  // -- a real run (static/run_view.js; served/view.py does the same) ------------------------
+
+  var RUN = DATA.features.run;
+
+  // Show the run: its figures, readout and notice; the table and the URL after the repaint.
+  Explorer.prototype.showRun = function (lang) {
+    var r = this.real;
+    this.problem = null;
+    this.showNotice(lang, null);
+    this.runButtons();
+    this.setText('pv-summary', T.template('run.summary', lang)); // what the bar above it does now
+    this.result = r.res;
+    this.draw(r.res, lang);
+    this.setHtml('pv-readout', X.runView.readoutHtml(X.runView.readoutValues(r.rep), lang));
+    this.setHtml('pv-closing', '');
+    X.glance.drawn(this, r.res, lang);
+    this.setHidden('pv-memory-readout', true);
+    this.setHidden('pv-memory-key', true);
+    if (this.shownLang !== lang) this.relabel(lang);
+    X.puzzleView.drawn(this, r.res, lang);
+    this.later();
+  };
+
+  Explorer.prototype.runButtons = function () {
+    var shown = this.real !== null;
+    ['pv-run-ask', 'pv-run-back'].forEach(function (id) {
+      var b = byId(id);
+      if (b && b.disabled === shown) b.disabled = !shown;
+    });
+  };
+
+  // Files chosen or dropped: read them here (nothing is sent anywhere), then show the
+  // run, or say in the notice what is wrong with them and keep the view as it was.
+  Explorer.prototype.loadFiles = function (list) {
+    var self = this, files = Array.from(list || []), lang = this.values.lang, total = 0, gen = ++this.reading;
+    files.forEach(function (f) { total += f.size; });
+    this.notes = [];
+    var refuse = function (m) {
+      self.runProblem = m;
+      self.refresh([]);
+      self.runProblem = null; // shown until the next change
+    };
+    if (!files.length) return Promise.resolve(refuse(T.msg('run.none_chosen')));
+    if (total > RUN.pageMaxBytes) return Promise.resolve(refuse(X.runView.tooLarge(total, RUN.pageMaxBytes)));
+    this.notes = [T.msg('run.reading', { files: files.map(function (f) { return f.name; }).join(', ') })];
+    this.showNotice(lang, this.result);
+    this.notes = [];
+    return E.trace.readFiles(files, {}).then(function (run) {
+      if (gen !== self.reading) return;
+      var rep = E.trace.report(run);
+      self.real = { rep: rep, res: X.runView.resultOf(rep), what: null };
+      self.window = null;
+      self.refresh([]);
+      if (root.scrollTo) root.scrollTo(0, 0); // where the readout says what came of it
+    }).catch(function (e) {
+      if (gen !== self.reading) return;
+      var m = e instanceof E.PipevizError ? T.msg(e.key, e.args)
+        : T.msg('trace.open', { file: files[0].name, why: String(e && e.message || e) });
+      refuse(m);
+    });
+  };
+
+  // "What if" (every schedule at the run's costs, in the table) or "Back to the schedules".
+  Explorer.prototype.runAction = function (how) {
+    if (this.real === null) return;
+    if (how === 'whatif') {
+      if (this.real.what === null) this.real.what = E.trace.whatIf(this.real.rep);
+      this.secondary();
+      var table = byId('pv-table');
+      if (table && table.scrollIntoView) table.scrollIntoView();
+    } else {
+      this.real = null;
+      this.result = null; // the schedules' result again
+      this.refresh(Array.from(FIELDS.keys()));
+    }
+  };
+
+  // The run's section: its words in `lang`, its input, the drop anywhere on the page.
+  Explorer.prototype.runStart = function () {
+    var self = this, input = byId('pv-run-files');
+    if (input) {
+      input.addEventListener('change', function () {
+        var files = Array.from(input.files || []);
+        input.value = ''; // the same files chosen again are read again
+        self.loadFiles(files);
+      });
+    }
+    var whatif = byId('pv-run-ask'), back = byId('pv-run-back');
+    if (whatif) whatif.addEventListener('click', function () { self.runAction('whatif'); });
+    if (back) back.addEventListener('click', function () { self.runAction('back'); });
+    var hasFiles = function (e) {
+      var types = e.dataTransfer && e.dataTransfer.types;
+      return !!types && Array.prototype.indexOf.call(types, 'Files') >= 0;
+    };
+    root.addEventListener('dragover', function (e) {
+      if (!hasFiles(e)) return;
+      e.preventDefault();
+      e.dataTransfer.dropEffect = 'copy';
+    });
+    root.addEventListener('drop', function (e) {
+      if (!hasFiles(e)) return;
+      e.preventDefault();
+      self.loadFiles(e.dataTransfer.files);
+    });
+    this.runButtons();
+  };
+
+  Explorer.prototype.runRelabel = function (lang) {
+    var self = this;
+    [['pv-run-title', 'run.title'], ['pv-run-note', 'run.note'], ['pv-run-drop', 'run.drop'],
+      ['pv-run-ask', 'run.whatif'], ['pv-run-back', 'run.back']].forEach(function (p) {
+      self.setText(p[0], T.template(p[1], lang));
+    });
+    var input = byId('pv-run-files');
+    if (input) input.setAttribute('aria-label', T.template('run.files', lang));
+    var label = byId('pv-run-files-label');
+    if (label) label.textContent = T.template('run.files', lang);
   };
 
   var explorer = null;

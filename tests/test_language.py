@@ -56,6 +56,8 @@ CODE_IN = {
     # A profiled step's messages: the trace format's keys, the profiler's API, the runtime's
     # labels (PP:2F0, Forward 3) and the flags that read them.
     "trace.empty": {"traceEvents"},
+    # A real run too large for an explorer: the command that reads it.
+    "run.too_large": {"python", "show", "trace"},
     "trace.not_json": {"traceEvents", "torch", "profiler", "export_chrome_trace"},
     "trace.no_events": {"traceEvents"},
     "trace.no_ops": {"PP", "Forward", "Backward", "pattern"},

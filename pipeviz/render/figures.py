@@ -38,6 +38,7 @@ from ..view.palette import (
     W_ONLY_COLOR,
     chunk_palette,
 )
+from ..view.run_view import COMM_COLORS, MODEL_LINE
 from . import teach
 from .style import FONT
 
@@ -60,13 +61,20 @@ SOURCES = {
     "memory_bars": ["rank", "zero", "params", "act_b", "total"],
     "memory_over": ["rank", "left", "right", "text"],
 }
+# A real run's own (view/run_view.py): the model's ops outlined under the real ones, and
+# each rank's communication on a thin lane under both. Only a run fills them.
+RUN_SOURCES = {
+    "run_model": ["left", "right", "top", "bottom"],
+    "run_comm": ["left", "right", "top", "bottom", "color", "token"],
+}
 
 
 # Sources that are often empty (no F&B ops, no deadlock, no critical path shown, no
 # balancing, no GiB over budget, no box wide enough for a number): their renderers are
 # hidden while they have no rows. An empty renderer still cost its plot's paint its
 # clip and setup: hiding them took the defaults' timeline repaint from 3.7 to 2.8 ms.
-HIDE_EMPTY = ("fb_halves", "stuck_ops", "labels", "steps_before", "memory_over", "critical_path", "critical_links")
+HIDE_EMPTY = ("fb_halves", "stuck_ops", "labels", "steps_before", "memory_over", "critical_path", "critical_links",
+              *RUN_SOURCES)
 
 
 def _same_value(x, y) -> bool:
@@ -116,7 +124,8 @@ def plot_px(width: int = 900) -> int:
 class Figures:
     def __init__(self, width: int = 900):
         self.plot_px = plot_px(width)
-        self.sources = {name: ColumnDataSource(name=name, data={c: [] for c in cols}) for name, cols in SOURCES.items()}
+        self.sources = {name: ColumnDataSource(name=name, data={c: [] for c in cols})
+                        for name, cols in {**SOURCES, **RUN_SOURCES}.items()}
         self.x_range = Range1d(0, 1, name="x_range")
         self.y_range = Range1d(3.6, -0.6, name="y_range")  # rank 0 at the top
         self.op_colors = LinearColorMapper(
@@ -193,6 +202,14 @@ class Figures:
             text_font_size="11px", text_color="black", text_font=value(FONT), x_offset=4,
         )
         fig.add_tools(HoverTool(name="stuck_hover", renderers=[stuck]))
+        # A real run: the model's ops as dashed outlines in the lower row of each rank's
+        # band (view/run_view.py), and the communication lane (receive, send, bookkeeping).
+        fig.quad(left="left", right="right", top="top", bottom="bottom", source=self.sources["run_model"],
+                 fill_alpha=0, line_color=MODEL_LINE, line_width=1.4, line_dash="dashed")
+        comm = fig.quad(left="left", right="right", top="top", bottom="bottom", source=self.sources["run_comm"],
+                        fill_color={"field": "color", "transform": LinearColorMapper(
+                            palette=list(COMM_COLORS), low=-0.5, high=len(COMM_COLORS) - 0.5)}, line_color=None)
+        fig.add_tools(HoverTool(name="comm_hover", renderers=[comm], tooltips=[["", "@token"]]))
         kind_name = CustomJSHover(name="kind_names", args={"names": []}, code="return names[value]")
         # An F&B's backward half: " & 3" after the forward's micro-batch and stage; nothing for other ops.
         pair_part = CustomJSHover(name="pair_part", code="return value < 0 ? '' : ' & ' + value")

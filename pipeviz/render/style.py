@@ -10,6 +10,12 @@ FONT_STACK = ('system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans CJK SC",
 
 READOUT_CSS = """
 .pv-readout { font-size: 14px; line-height: 1.5; }
+.pv-run .pv-run-key, .pv-run-costs, .pv-run-gaps, .pv-run-imbalance { font-size: 12px; }
+.pv-run-gaps ol { margin: 2px 0; padding-left: 22px; }
+.pv-run-box { font-size: 13px; margin: 8px 5px; }
+.pv-run-box h3 { margin: 4px 0; font-size: 15px; }
+.pv-run-box button, .pv-run-box input { min-height: 32px; margin: 3px 0; max-width: 100%; }
+.pv-run-box button { width: 100%; }
 .pv-bubble { font-size: 17px; }
 .pv-agree { color: #1b7340; }
 .pv-differ { color: #a04000; }

@@ -17,9 +17,10 @@ import panel as pn
 from .. import compat
 from ..custom import MAX_TEXT
 from ..registry import NAMES
-from ..text import template
+from ..text import fill, template
 from ..view import glance
 from ..view.fields import FIELDS, PRESETS
+from ..view.run_view import SERVED_MAX_BYTES, mb_text
 from ..view.state import m_start
 from .glance import marked
 from .session import Session
@@ -132,6 +133,7 @@ class Controls:
             self.card("costs.title", lang, self.costs),
             self.card("model.title", lang, self.model_widgets, name="model_card"),
             self.card("own.title", lang, self.own_order),
+            self.card("run.title", lang, self.real_run, name="run_card"),
             self.card("group.closing", lang, self.closing),
             self.card("group.display", lang, self.display),
         ]
@@ -177,6 +179,33 @@ class Controls:
         edit = pn.widgets.Button(label=template("own.edit", lang), sizing_mode="stretch_width")
         edit.on_click(lambda _: self.edit())
         return [note("own.note", lang), edit, text, heading("field.placement", lang), placement, show, back]
+
+    def real_run(self, lang: str) -> list:
+        """A real run: one trace per rank chosen (read in this process: view/run_view.py
+        read_uploads), what if, back to the schedules. A choice over the limit is not sent
+        (static/compat.js "uploads", reading the limit from the input's tags): the server
+        is told its size and says so."""
+        s = self.session
+        files = pn.widgets.FileInput(multiple=True, accept=".json,.gz", name=template("run.files", lang),
+                                     tags=[{"pvMaxBytes": SERVED_MAX_BYTES}], sizing_mode="stretch_width")
+
+        def chosen(event) -> None:
+            if not event.new:  # cleared (below), or nothing chosen
+                return
+            values = event.new if isinstance(event.new, list) else [event.new]
+            names = files.filename if isinstance(files.filename, list) else [files.filename]
+            kinds = files.mime_type if isinstance(files.mime_type, list) else [files.mime_type]
+            s.show_run([(str(n), v or b"", str(k or "")) for n, v, k in zip(names, values, kinds)])
+            files.clear()  # the same files chosen again are read again
+
+        files.param.watch(chosen, "value")
+        whatif = pn.widgets.Button(label=template("run.whatif", lang), button_type="primary", sizing_mode="stretch_width")
+        whatif.on_click(lambda _: s.run_what_if())
+        back = pn.widgets.Button(label=template("run.back", lang), sizing_mode="stretch_width")
+        back.on_click(lambda _: s.leave_run())
+        note_ = pn.pane.HTML(f'<div style="font-size:12px">{escape(fill("run.note_served", lang, max=mb_text(SERVED_MAX_BYTES)))}'
+                             "</div>")
+        return [note_, files, whatif, back]
 
     def closing(self, lang: str) -> list:
         """The closing section: the encoder (placement, e_f and e_b, frozen) and balancing."""

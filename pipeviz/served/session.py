@@ -33,9 +33,10 @@ import param
 
 from ..config import Config
 from ..engine import Result, run
-from ..errors import ConfigError, OrderError
-from ..text import Msg
-from ..view import closing, memory_view, own_order, puzzle, readouts
+from ..errors import ConfigError, OrderError, TraceError
+from ..text import Msg, msg
+from ..trace import what_if
+from ..view import closing, memory_view, own_order, puzzle, readouts, run_view
 from ..view.field import Field
 from ..view.fields import FIELDS, PRESETS, with_base
 from ..view.fields import parse as parse_url
@@ -123,6 +124,11 @@ class Session(param.Parameterized):
     notes = param.List(default=[], item_type=Msg, doc="what the rules adjusted at this change")
     memory = param.Parameter(default=None, doc="bytes per rank of the shown result, why there are none, or None")
     revision = param.Integer(default=0, doc="changes so far: a view redraws at each")
+    # A real run (view/run_view.py): shown instead of the schedules until one of LEAVE
+    # moves or "Back to the schedules"; files are not fields (no URL holds them).
+    real = param.ClassSelector(class_=run_view.Shown, default=None, allow_None=True, doc="the real run shown")
+    real_problem = param.ClassSelector(class_=Msg, default=None, allow_None=True,
+                                       doc="why the files chosen last are not a run, until the next change")
 
     def __init__(self, **params):
         super().__init__(**params)
@@ -177,6 +183,29 @@ class Session(param.Parameterized):
         after an edit, it shows the edit)."""
         self.update({"order": text, "custom": True})
 
+    # -- a real run ------------------------------------------------------------------------------
+
+    def show_run(self, files: list[tuple[str, bytes, str]]) -> None:
+        """Read uploaded traces (name, bytes, type) and show the run, or say what is wrong
+        with them and keep the view as it was."""
+        try:
+            rep = run_view.read_uploads(files)
+        except TraceError as e:
+            self.param.update(real_problem=e.msg, notes=[], revision=self.revision + 1)
+            return
+        self.param.update(real=run_view.Shown(rep, run_view.result_of(rep)), real_problem=None, notes=[],
+                          revision=self.revision + 1)
+
+    def run_what_if(self) -> None:
+        """Every schedule at the run's costs, in the comparison table."""
+        r = self.real
+        if r is not None and r.what is None:
+            self.param.update(real=run_view.Shown(r.report, r.result, what_if(r.report)), revision=self.revision + 1)
+
+    def leave_run(self) -> None:
+        if self.real is not None:
+            self.param.update(real=None, real_problem=None, notes=[], revision=self.revision + 1)
+
     def _changed(self, *events) -> None:
         if not self._deriving:
             self._derive({e.name for e in events}, [])
@@ -194,7 +223,10 @@ class Session(param.Parameterized):
             finally:
                 self._deriving = False
             changed = changed | set(fixes)
-        derived: dict = {"notes": list(notes) + more, "revision": self.revision + 1}
+        derived: dict = {"notes": list(notes) + more, "revision": self.revision + 1, "real_problem": None}
+        if self.real is not None and changed & set(run_view.LEAVE):
+            derived["real"] = None  # back to the schedules
+            derived["notes"].append(msg("run.off"))
         res, problem = self.result, self.problem
         if (changed | moved) & set(ENGINE_FIELDS) or res is None:
             # else the state is as valid or invalid as before: a unit or language change keeps the warning

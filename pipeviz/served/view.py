@@ -26,7 +26,7 @@ from ..memory import Memory
 from ..render.figures import Figures
 from ..render.sweep import V_WIDTH as SWEEP_V_WIDTH
 from ..text import fill, template
-from ..view import closing, columns, memory_view, readouts, sweep, teach
+from ..view import closing, columns, memory_view, readouts, run_view, sweep, teach
 from .controls import Controls
 from .deferred import Deferred
 from .glance import GlancePanes, marked
@@ -72,6 +72,7 @@ class Explorer(pn.viewable.Viewer):
         self.window: tuple[float, float] | None = None  # the timeline's zoom, None at the full view
         self.lines: dict = {}  # the over-time lines at every vertex (columns.figure_view's "lines")
         self.cursor_steps: dict | None = None  # the play cursor's columns, due with the deferred refresh
+        self.run_drawn = False  # the run's own sources hold a run (view/run_view.py)
         s.param.watch(self.draw, "revision")
         self.draw()
         self.puzzle = PuzzleView(s, self.figures)  # watches after draw: its figure properties come last
@@ -89,7 +90,13 @@ class Explorer(pn.viewable.Viewer):
         mem = s.memory if isinstance(s.memory, Memory) else None
         with pn.io.hold():
             self.show_notice(lang)
-            if res is not None:
+            if s.real is not None:
+                self.draw_run(s.real, lang, state)
+            elif res is not None:
+                if self.run_drawn:  # the run's own sources go with it
+                    for name, data in run_view.empty_sources().items():
+                        self.figures.set_source(name, data)
+                    self.run_drawn = False
                 self.window = None  # the view's x_range opens at the full view
                 view = columns.figure_view(res, s.unit, lang, self.label_px(state), mem, s.over_time_unit)
                 self.figures.apply(view)
@@ -113,6 +120,22 @@ class Explorer(pn.viewable.Viewer):
             self.controls.follow(state)
         self.deferred.changed()
 
+    def draw_run(self, real: run_view.Shown, lang: str, state: dict) -> None:
+        """A real run instead of the schedules (view/run_view.py): its figures, readout, key."""
+        res = real.result
+        self.window = None
+        tv = teach.figure_view(res, state, lang)
+        self._defer_cursor_steps(tv["sources"].pop("cursor_steps"))
+        self.figures.apply(tv)
+        view = run_view.figure_view(real.report, res, self.session.unit, lang, self.label_px(state))
+        self.figures.apply(view)  # after the teaching view: a run's rows take more height
+        self.lines = view["lines"]
+        self.run_drawn = True
+        self.readout.object = run_view.readout_html(run_view.readout_values(real.report), lang)
+        self.closing.visible = False
+        self.glance.drawn(res, lang)
+        self.memory_readout.visible = self.memory_key.visible = False
+
     def _defer_cursor_steps(self, steps: dict) -> None:
         """The play cursor's step functions go out with the deferred refresh: at the
         sliders' ends they are a megabyte, read only once the cursor leaves the end,
@@ -131,7 +154,17 @@ class Explorer(pn.viewable.Viewer):
             return
         s = self.session
         res, lang = s.result, s.lang
-        if res is not None:
+        if s.real is not None:
+            real = s.real
+            with pn.io.hold():
+                if self.cursor_steps is not None:
+                    self.figures.set_source("cursor_steps", self.cursor_steps)
+                    self.cursor_steps = None
+                what = None if real.what is None else run_view.whatif_values(real.report, real.what)
+                self.table.object = run_view.whatif_html(what, lang)
+                self.bars_key.object = readouts.bars_key_html(real.result.order.has_w, lang, False)
+                self.places.visible = False
+        elif res is not None:
             table, places = s.table_rows(run), s.places_rows(run)
             with pn.io.hold():
                 if self.cursor_steps is not None:
@@ -150,6 +183,8 @@ class Explorer(pn.viewable.Viewer):
         (notes), as plain text."""
         s = self.session
         lines = []
+        if s.real_problem is not None:  # the CLI's words for the files
+            lines.append(s.real_problem.text(lang))
         if s.problem is not None:
             shown = s.result.config if s.result else None
             lines.append(fill("notice.invalid", lang, why=s.problem,
@@ -159,11 +194,13 @@ class Explorer(pn.viewable.Viewer):
             lines.append(deadlock.text(lang))
         lines += [n.text(lang) for n in s.notes]
         self.notice_lines = lines
-        summary = "" if s.custom else escape(template(f"sched.{s.schedule}.summary", lang))
+        key = "run.summary" if s.real is not None else None if s.custom else f"sched.{s.schedule}.summary"
+        summary = escape(template(key, lang)) if key else ""
         if self.summary.object != summary:
             self.summary.object = summary
         self.summary.visible = not lines
-        kind = "warning" if s.problem is not None or deadlock is not None else "info"
+        bad = s.problem is not None or deadlock is not None or s.real_problem is not None
+        kind = "warning" if bad else "info"
         self.notice.object = (
             f'<div class="pv-notice pv-{kind}" role="status">' + "".join(f"<p>{escape(x)}</p>" for x in lines) + "</div>"
         )
@@ -177,17 +214,22 @@ class Explorer(pn.viewable.Viewer):
             self.relevel((float(event.x0), float(event.x1)))
 
     def relevel(self, window) -> None:
-        res = self.session.result
+        real = self.session.real
+        res = real.result if real is not None else self.session.result
         if res is None:
             return
         px = self.label_px()
         self.window = window
         with pn.io.hold():
             boxes = columns.ops(res, px, window)
-            self.figures.set_source("ops", boxes)
-            self.figures.set_source("fb_halves", columns.fb_halves(res, boxes))
-            self.figures.relabel(columns.labels(res, px, window))
-            self.figures.set_source("bubbles", columns.bubbles(res, px, window))
+            parts = {"ops": boxes, "fb_halves": columns.fb_halves(res, boxes), "labels": columns.labels(res, px, window),
+                     "bubbles": columns.bubbles(res, px, window)}
+            if real is not None:  # a run's step in the upper row of each rank's band
+                run_view.upper(parts)
+            self.figures.set_source("ops", parts["ops"])
+            self.figures.set_source("fb_halves", parts["fb_halves"])
+            self.figures.relabel(parts["labels"])
+            self.figures.set_source("bubbles", parts["bubbles"])
             for name, data in columns.over_time_lines(self.lines, px, window or columns.full_window(res)).items():
                 self.figures.set_source(name, data)
 

@@ -37,7 +37,7 @@ STRINGS = {
                       "{file}：{name} 重叠的不是一个前向加一个完整反向"),
     "trace.too_many": ("the traces hold more than {max} pipeline ops and actions; pipeviz reads fewer",
                        "这些跟踪文件中的流水线操作和动作超过 {max} 个；pipeviz 读取不了这么多"),
-    "trace.no_files": ("give one跟踪文件file per rank", "请为每个 rank 给出一个跟踪文件"),
+    "trace.no_files": ("give one trace file per rank", "请为每个 rank 给出一个跟踪文件"),
     "trace.too_many_files": ("{n} trace files: pipeviz reads at most {max} ranks",
                              "{n} 个跟踪文件：pipeviz 最多读取 {max} 个 rank"),
     "trace.ranks_count": ("--ranks gives {given} ranks for {n} files: give one rank per file, in the files' order",
@@ -111,4 +111,79 @@ STRINGS = {
     ),
     "trace.split_even": ("the run did not split its backward: t_b and t_w are each half its full backward",
                          "这次运行没有拆分反向：t_b 和 t_w 各取完整反向的一半"),
+    # pipeviz/view/run_view.py: a real run in the explorers
+    "run.title": ("A real run", "真实运行"),
+    "run.note": (
+        "Choose or drop one Chrome trace per rank (torch.profiler's export_chrome_trace, .json or .json.gz): "
+        "the step is drawn as a schedule is, beside the model of the same order at its measured costs. "
+        "The files are read here and sent nowhere.",
+        "选择或拖入每个 rank 一个跟踪文件（PyTorch 性能分析器导出的文件，可以是压缩的）："
+        "这一步会像调度一样画出来，旁边是同一顺序按实测开销计时的模型。文件只在这里读取，不会发送到别处。",
+    ),
+    "run.note_served": (
+        "Choose one Chrome trace per rank (torch.profiler's export_chrome_trace, .json or .json.gz), at most {max} "
+        "in all: the step is drawn as a schedule is, beside the model of the same order at its measured costs.",
+        "选择每个 rank 一个跟踪文件（PyTorch 性能分析器导出的文件，可以是压缩的），"
+        "总共最多 {max}：这一步会像调度一样画出来，旁边是同一顺序按实测开销计时的模型。",
+    ),
+    "run.placement_loop": ("loop", "循环"),
+    "run.placement_v": ("V-shaped", "V 形"),
+    "run.files": ("Trace files, one per rank", "跟踪文件，每个 rank 一个"),
+    "run.drop": ("or drop them anywhere on the page", "或者把它们拖到页面上任意位置"),
+    "run.whatif": ("What if: every schedule at these costs", "假如：所有调度都用这组开销"),
+    "run.back": ("Back to the schedules", "回到调度"),
+    "run.reading": ("reading {files}…", "正在读取 {files}…"),
+    "run.too_large": (
+        "{size} of traces: the {where} reads at most {max} at a time; for larger traces use the command line "
+        "(python -m pipeviz show --trace ...)",
+        "跟踪文件共 {size}：{where}一次最多读取 {max}；更大的跟踪文件请用命令行（python -m pipeviz show --trace ...）",
+    ),
+    "run.where_page": ("page", "页面"),
+    "run.where_served": ("served app", "服务端应用"),
+    "run.none_chosen": ("no file was chosen: choose one trace per rank", "没有选择文件：请为每个 rank 选择一个跟踪文件"),
+    "run.summary": ("A real run is shown: moving the schedule, P, m or V goes back to the schedules",
+                    "正在显示真实运行：改动调度、P、m 或 V 会回到调度"),
+    "run.off": ("back to the schedules: choose the files again to see the run", "回到调度：要再看这次运行，请重新选择文件"),
+    "run.shown": (
+        "A real run: P = {P}, m = {m}, V = {V} chunks per rank, placement {placement}, from {n} files",
+        "真实运行：P = {P}，m = {m}，每个 rank V = {V} 块，{placement} 放置，来自 {n} 个文件",
+    ),
+    "run.bubble": (
+        'Bubble (one iteration): <b class="pv-measured">{measured} measured</b> · {model} in the model '
+        "(the same order at the measured mean costs, comm 0)",
+        '气泡占比（单次迭代）：<b class="pv-measured">实测 {measured}</b> · 模型 {model}（同一顺序、按实测平均开销、通信为 0）',
+    ),
+    "run.step": ("Step: {measured} ms measured, {model} ms in the model: {gap} ms the model does not have",
+                 "一步：实测 {measured} ms，模型 {model} ms：有 {gap} ms 是模型里没有的"),
+    "run.gaps": ("Where the step loses time ({n} waits longer than the model's by over 1% of the step, largest "
+                 "first):",
+                 "这一步在哪里损失时间（{n} 处等待比模型长出一步的 1% 以上，从大到小）："),
+    "run.gaps_none": ("No wait is longer than the model's by over 1% of the step.",
+                      "没有哪处等待比模型长出一步的 1% 以上。"),
+    "run.gaps_more": ("… and {n} more (the JSON export has them all)", "……还有 {n} 处（JSON 导出里有全部）"),
+    "run.costs": ("Measured costs (mean ms per op)", "实测开销（每个操作的平均毫秒数）"),
+    "run.kind_cost": ("{kind} {ms} ({n} ops)", "{kind} {ms}（{n} 个）"),
+    "run.stage": ("stage", "段"),
+    "run.work": ("work per micro-batch", "每个微批次的工作量"),
+    "run.weight": ("weight", "权重"),
+    "run.key": (
+        "Each rank: above, the ops that ran; below, dashed, the model (the same order at the measured means); "
+        "under both, a thin lane of its communication (dark: receive, mid: send, light: bookkeeping).",
+        "每个 rank：上面是实际运行的操作；下面的虚线框是模型（同一顺序、按实测平均开销）；最下面的细条是它的通信"
+        "（深色：接收，中间色：发送，浅色：簿记）。",
+    ),
+    "run.whatif_title": (
+        "What if: every schedule at this run's costs (P = {P}, m = {m}; t_f = {tf}, t_b = {tb}, t_w = {tw} ms per "
+        "rank, comm 0)",
+        "假如：所有调度都用这次运行的开销（P = {P}，m = {m}；每个 rank t_f = {tf}、t_b = {tb}、t_w = {tw} ms，通信为 0）",
+    ),
+    "run.whatif_prompt": ("Press “What if” to time every schedule at this run's measured costs.",
+                          "按“假如”，用这次运行的实测开销为所有调度计时。"),
+    "run.th_schedule": ("schedule", "调度"),
+    "run.th_makespan": ("step (ms)", "一步（ms）"),
+    "run.th_bubble": ("bubble", "气泡"),
+    "run.th_peak": ("peak in flight (mb)", "峰值在途（微批次）"),
+    "run.th_vs": ("against the measured step (ms)", "对比实测的一步（ms）"),
+    "run.ran": ("{text} (the order that ran)", "{text}（实际运行的顺序）"),
+    "hover.comm": ("action", "动作"),
 }
