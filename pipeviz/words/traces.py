@@ -126,7 +126,7 @@ STRINGS = {
         "选择每个 rank 一个跟踪文件（PyTorch 性能分析器导出的文件，可以是压缩的），"
         "总共最多 {max}：这一步会像调度一样画出来，旁边是同一顺序按实测开销计时的模型。",
     ),
-    "run.placement_loop": ("loop", "循环"),
+    "run.placement_loop": ("looped", "循环"),
     "run.placement_v": ("V-shaped", "V 形"),
     "run.files": ("Trace files, one per rank", "跟踪文件，每个 rank 一个"),
     "run.drop": ("or drop them anywhere on the page", "或者把它们拖到页面上任意位置"),
