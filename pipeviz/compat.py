@@ -20,6 +20,7 @@ expects it in the installed version.
   prompt_patches         Panel    a patch waits a fixed 10 ms retry                the patch leaves ~10 ms sooner
   guard_closed_sessions  Bokeh    a released session's message asserts            tracebacks in the server log
   refuse_hosts           Bokeh    no hook to refuse a Host before routing          DNS rebinding (hostcheck.py)
+  cached_defaults        Bokeh    each read of a default property recomputes it    `page` 7.4 -> ? s
 """
 
 from __future__ import annotations
@@ -246,3 +247,45 @@ def refuse_hosts(served: Callable, refused: type) -> None:
 
     checked._pipeviz = True
     BokehTornado.find_handler = checked
+
+
+# The types of a default value that may be shared: nothing can change them in place.
+_SHARED_DEFAULTS = (str, int, float, bool, type(None))
+
+
+def cached_defaults() -> None:
+    """Bokeh's property getter, keeping each class's stable default once computed. A
+    property never set reads its default, which Bokeh recomputes at every read (the
+    class's overridden defaults merged along its MRO, the value copied and validated)
+    unless it is a container or a model ("unstable", kept per instance). Every walk of
+    a document's models (`references()`, validation, `file_html`'s serialization and
+    its bundle check, each several times in `page`) reads every property that may hold
+    a model, most of them never set: about 90% of `python -m pipeviz page`'s build went
+    there. A stable default of an unthemed instance depends on its class and name
+    alone; a number, string, bool or None is kept by (class, name) and shared."""
+    from bokeh.core.property.descriptors import PropertyDescriptor
+
+    if not _applies("cached_defaults", "bokeh") or _once(PropertyDescriptor, "_get_default"):
+        return
+    get_default = PropertyDescriptor._get_default
+    kept: dict[tuple[type, str], object] = {}
+    missing = object()
+
+    def cached(self, obj):
+        # Bokeh's themed_values() is a getattr that fails through HasProps.__getattr__, which
+        # formats an error message each time; an unthemed instance has no such attribute.
+        if "__themed_values__" in obj.__dict__:  # a theme's values are the instance's own
+            return get_default(self, obj)
+        name = self.name
+        value = obj._unstable_default_values.get(name, missing)  # a container or model, kept per instance
+        if value is missing:
+            key = (type(obj), name)
+            value = kept.get(key, missing)
+            if value is missing:
+                value = get_default(self, obj)
+                if type(value) in _SHARED_DEFAULTS and not self.has_unstable_default(obj):
+                    kept[key] = value
+        return value
+
+    cached._pipeviz = True
+    PropertyDescriptor._get_default = cached

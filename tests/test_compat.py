@@ -43,6 +43,12 @@ def test_each_internal_is_where_its_patch_expects_it():
     assert hasattr(document._WRITE_MSGS, "get")  # a (weak) mapping of documents to their pending messages
     assert callable(WSHandler.on_close) and inspect.iscoroutinefunction(WSHandler._handle)  # guard_closed_sessions
     assert callable(BokehTornado.find_handler) and callable(BokehTornado.get_handler_delegate)  # refuse_hosts
+    from bokeh.core.property.descriptors import PropertyDescriptor
+    from bokeh.models import Div
+
+    # cached_defaults: the getter Bokeh calls for a property never set, and what it keeps per instance
+    assert "_unstable_default_values" in inspect.getsource(PropertyDescriptor._get_default)
+    assert isinstance(Div()._unstable_default_values, dict)
 
 
 def test_an_untested_version_leaves_the_patches_out(monkeypatch, caplog):
@@ -58,7 +64,34 @@ def test_an_untested_version_leaves_the_patches_out(monkeypatch, caplog):
     assert compat.has_viewer()  # no session here; with an untested Bokeh every session counts as viewed
 
 
-@pytest.mark.parametrize("name", ["raw_location_query", "inline_small_buffers", "prompt_patches", "guard_closed_sessions"])
+def test_cached_defaults_reads_what_bokeh_reads():
+    """Every property of models the explorers use, never set, set, and themed, reads the
+    same with the patch as Bokeh computes it."""
+    from bokeh.core.property.descriptors import PropertyDescriptor
+    from bokeh.models import ColumnDataSource, Div, GlyphRenderer, LinearAxis, Quad, Slider
+    from bokeh.plotting import figure
+
+    compat.cached_defaults()
+    patched = PropertyDescriptor._get_default
+    assert patched._pipeviz
+    models = [figure(), Div(text="x"), Slider(start=0, end=1, value=0), Quad(), LinearAxis(), GlyphRenderer(),
+              ColumnDataSource()]
+    themed = Div()
+    themed.apply_theme({"text": "themed", "width": 99})
+    models.append(themed)
+    for model in models:
+        for name in model.properties():
+            if name in model._property_values:
+                continue
+            descriptor = model.lookup(name)
+            first, again = descriptor._get(model), descriptor._get(model)  # the second read is the kept one
+            fresh = descriptor.property.themed_default(type(model), name, model.themed_values())
+            assert first == again == fresh or (first is again), (type(model).__name__, name)
+    assert themed.text == "themed" and themed.width == 99 and Div().text == ""
+
+
+@pytest.mark.parametrize("name", ["raw_location_query", "inline_small_buffers", "prompt_patches", "guard_closed_sessions",
+                                  "cached_defaults"])
 def test_each_patch_applies_once(name):
     getattr(compat, name)()
     getattr(compat, name)()  # a second call finds its own patch and leaves it
@@ -66,8 +99,11 @@ def test_each_patch_applies_once(name):
     from bokeh.server.views.ws import WSHandler
     from panel.io import document, location
 
+    from bokeh.core.property.descriptors import PropertyDescriptor
+
     patched = {"raw_location_query": location.parse_query, "inline_small_buffers": serialization.Serializer._encode_bytes,
-               "prompt_patches": document._dispatch_msgs, "guard_closed_sessions": WSHandler.on_close}[name]
+               "prompt_patches": document._dispatch_msgs, "guard_closed_sessions": WSHandler.on_close,
+               "cached_defaults": PropertyDescriptor._get_default}[name]
     assert patched._pipeviz
     if name == "raw_location_query":
         assert patched("?P=%C2%B2&x=[1,2]") == {"P": "²", "x": "[1,2]"}  # strings, nothing evaluated
