@@ -417,6 +417,7 @@ def document_html(cfg: Config, lang: str, script_tags: str) -> str:
     hand every event to static/explorer.js (PipevizExplorer.handle), which finds the
     models by name."""
     compat.cached_defaults()  # Bokeh's walks of the document read every default again
+    compat.bundle_from_models()  # and file_html walks it once more to choose its bundles
     figs = Figures()
     touch = InlineStyleSheet(css=TOUCH_CSS)  # one sheet for every widget that needs it
     ui = widgets(cfg, lang, touch)
