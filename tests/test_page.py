@@ -30,7 +30,7 @@ pytestmark = pytest.mark.browser
 # widgets), the rest the document, the data and the twins of every view (teaching
 # tools, memory, the closing section): 2.08 MB when they all landed, from 1.76 MB
 # for the first page. Raised from 2 MB then, with the scripts' comments and
-# indentation already left out (page.lean).
+# indentation already left out (page.lean, now minified by rjsmin).
 BUDGET_BYTES = 2_200_000
 DEFAULT_HASH = ""  # a page at the view it was built for names nothing in its URL
 
