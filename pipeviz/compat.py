@@ -39,8 +39,15 @@ _refused: set[str] = set()  # patches left out, logged once each
 
 
 def tested(library: str) -> bool:
-    """Whether the installed `library` is the version the patches were tested with."""
-    return version(library) == TESTED[library]
+    """Whether the installed `library` is the version the patches were tested with.
+    (Asked once per process: importlib.metadata reads the installed files each time,
+    1-4 ms, and has_viewer asks at every slice of the deferred refresh.)"""
+    if library not in _versions:
+        _versions[library] = version(library)
+    return _versions[library] == TESTED[library]
+
+
+_versions: dict[str, str] = {}
 
 
 def browser(panel: bool) -> dict:

@@ -59,6 +59,7 @@ def test_an_untested_version_leaves_the_patches_out(monkeypatch, caplog):
     import panel as pn
 
     monkeypatch.setattr(compat, "version", lambda lib: "0.0.1")
+    monkeypatch.setattr(compat, "_versions", {})  # asked again under the stand-in version
     monkeypatch.setattr(compat, "_refused", set())
     with caplog.at_level(logging.WARNING, logger="pipeviz.compat"):
         assert compat.prompt(pn.widgets.IntSlider) is pn.widgets.IntSlider
@@ -137,4 +138,5 @@ def test_the_browser_is_told_the_tested_versions_and_the_served_panel(monkeypatc
     the page, which runs no Panel, says none."""
     assert compat.browser(panel=False) == {"tested": compat.TESTED, "panel": None}
     monkeypatch.setattr(compat, "version", lambda lib: {"panel": "0.0.1"}[lib])
+    monkeypatch.setattr(compat, "_versions", {})  # asked again under the stand-in version
     assert compat.browser(panel=True) == {"tested": compat.TESTED, "panel": "0.0.1"}
