@@ -132,7 +132,7 @@ def size_parts(html: str) -> dict[str, int]:
         size = len(body.encode())
         if "application/json" in attrs:
             parts["document JSON"] += size
-        elif body.lstrip().startswith("/* BEGIN bokeh"):
+        elif body.lstrip().startswith("/* BEGIN bokeh") or "base64_to_buffer(" in body[:200]:  # packed (compat.py)
             parts["BokehJS"] += size
         elif body.startswith("window.PIPEVIZ_DATA"):
             parts["data (PIPEVIZ_DATA)"] += size

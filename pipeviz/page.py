@@ -495,7 +495,7 @@ def document_html(cfg: Config, lang: str, script_tags: str) -> str:
             fig.js_on_event(RangesUpdate, CustomJS(args=dict(anchor=figs.timeline), code=zoom))
     _teach_once(doc)
     with _unvalidated():
-        return file_html(
+        html = file_html(
             doc, resources=InlineOnly(), title=template("page.title", lang), template=TEMPLATE,
             template_variables=dict(page_css=PAGE_CSS + READOUT_CSS + PUZZLE_CSS, scripts=script_tags, lang=lang,
                                     puzzle_block=puzzle_block(cfg, lang),
@@ -505,6 +505,7 @@ def document_html(cfg: Config, lang: str, script_tags: str) -> str:
                                     ops_title=escape(template("ops.title", lang)),
                                     ops_rank=escape(template("field.ops_rank", lang))),
         )
+    return compat.packed_bundle(html)  # Bokeh's widgets bundle, gzipped: the page within 2 MB
 
 
 @contextmanager

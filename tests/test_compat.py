@@ -140,3 +140,22 @@ def test_the_browser_is_told_the_tested_versions_and_the_served_panel(monkeypatc
     monkeypatch.setattr(compat, "version", lambda lib: {"panel": "0.0.1"}[lib])
     monkeypatch.setattr(compat, "_versions", {})  # asked again under the stand-in version
     assert compat.browser(panel=True) == {"tested": compat.TESTED, "panel": "0.0.1"}
+
+
+def test_packed_bundle_carries_the_widgets_bundle_whole(monkeypatch):
+    """The page's widgets bundle packed as gzip in base64 unpacks to the very bundle
+    (the browser tests run the page with it); with another Bokeh it stays inline."""
+    import base64
+    import gzip
+    import re
+
+    from bokeh.resources import Resources
+
+    bundle = Resources(mode="inline", components=["bokeh-widgets"]).js_raw[0]
+    html = f"<script>{bundle}</script>\n<script>Bokeh.set_log_level('info');</script>"
+    packed = compat.packed_bundle(html)
+    data = re.search(r"base64_to_buffer\('([A-Za-z0-9+/=]+)'\)", packed).group(1)
+    assert gzip.decompress(base64.b64decode(data)).decode("utf-8").strip() == bundle.strip()
+    assert len(packed) < len(html) / 2 and "Bokeh.set_log_level" in packed
+    monkeypatch.setattr(compat, "_versions", {"bokeh": "0.0.1"})
+    assert compat.packed_bundle(html) == html
