@@ -82,7 +82,10 @@ def server_side(presses: int) -> None:
 # frame's callback runs just before that frame is painted.
 LATENCY_JS = """(selector) => {
     window.__lat = [];
-    const readout = document.querySelector(selector);
+    const deep = (root) => { const hit = root.querySelector(selector); if (hit) return hit;
+        for (const el of root.querySelectorAll('*')) if (el.shadowRoot) { const f = deep(el.shadowRoot); if (f) return f; }
+        return null; };
+    const readout = deep(document).parentNode;  // the box the readout's markup is written into
     let t0 = null, before = null;
     document.addEventListener('keydown', (ev) => { t0 = ev.timeStamp; before = readout.textContent; }, true);
     new MutationObserver(() => {
@@ -92,12 +95,14 @@ LATENCY_JS = """(selector) => {
     }).observe(readout, {subtree: true, childList: true, characterData: true});
 }"""
 
-# Settled, in either explorer: the URL names the value just set (the deferred refresh
-# writes it last), no plot waits for its (throttled) repaint, and two frames have
-# passed since, so the table and the sweep sent after the change are painted too.
-SETTLED_JS = """async (value) => {
-    const busy = () => !(location.search + location.hash + '&').includes(value) || !PipevizExplorer.compat.idle();
-    while (busy()) await new Promise((ok) => setTimeout(ok, 10));
+# At rest, in either explorer: REST_MS after the key (the deferred refresh follows a
+# change by view/state.LATER_MS and takes a few tens of ms), no plot waiting for its
+# (throttled) repaint, and two frames since. (The URL cannot say it: it holds only
+# what differs from the preset.)
+REST_MS = 600
+SETTLED_JS = """async (ms) => {
+    await new Promise((ok) => setTimeout(ok, ms));
+    while (!PipevizExplorer.compat.idle()) await new Promise((ok) => setTimeout(ok, 10));
     await new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok)));
 }"""
 
@@ -108,7 +113,10 @@ FIRST_PAINT_JS = """async () => {
     const model = (name) => { for (const d of Bokeh.documents) { const m = d.get_model_by_name(name); if (m) return m; }
                               return null; };
     const drawn = () => {
-        const out = document.querySelector('.pv-readout, #pv-readout');
+        const deep = (root) => { const hit = root.querySelector('.pv-readout'); if (hit) return hit;
+            for (const el of root.querySelectorAll('*')) if (el.shadowRoot) { const f = deep(el.shadowRoot); if (f) return f; }
+            return null; };
+        const out = deep(document);
         if (!out || !out.textContent.includes('simulated') || !window.Bokeh || !Bokeh.index) return false;
         const fig = model('timeline'), ops = model('ops');
         const view = fig && Bokeh.index.find_one(fig);
@@ -141,24 +149,22 @@ def explorers(presses: int, page_only: bool = False) -> None:
     with served_app() as url, sync_playwright() as pw:
         b = pw.chromium.launch(executable_path=CHROMIUM, args=["--headless", *CHROMIUM_ARGS])
         page = b.new_page(viewport={"width": 1400, "height": 1000})
-        where = {"app": (url, "?", ".pv-readout"), "page": (page_file.as_uri(), "#", "#pv-readout")}
+        where = {"app": (url, "?", ".pv-readout"), "page": (page_file.as_uri(), "#", ".pv-readout")}
         for label, (query, handle_index, keys) in CASES.items():
             for name, (base, sep, selector) in where.items():
                 if page_only and name == "app":
                     continue
                 page.goto("about:blank")
-                page.goto(base + sep + query[1:])
+                page.goto(base + sep + query[1:], timeout=120_000)
                 page.get_by_text("simulated").first.wait_for(timeout=60_000)
-                page.evaluate(SETTLED_JS, query.split("&")[1] + "&")  # the opening view's P, in the URL
+                page.evaluate(SETTLED_JS, 2 * REST_MS)
                 page.evaluate(LATENCY_JS, selector)
                 handle = page.locator(".noUi-handle").nth(handle_index)
                 handle.focus()
-                field = ["P", "m", "V"][handle_index]
                 for i in range(presses):
                     handle.press(keys[i % 2])
                     page.wait_for_function(f"window.__lat.length >= {i + 1}", timeout=20_000)
-                    value = handle.get_attribute("aria-valuenow").split(".")[0]
-                    page.evaluate(SETTLED_JS, f"{field}={value}&")
+                    page.evaluate(SETTLED_JS, REST_MS)
                 results[label, name] = page.evaluate("window.__lat")
             row = "".join(f"  {name} median {statistics.median(lat):6.1f} p90 {pct(lat, 0.9):6.1f}"
                           for (lb, name), lat in results.items() if lb == label)
@@ -171,7 +177,7 @@ def explorers(presses: int, page_only: bool = False) -> None:
             times = []
             for _ in range(5):
                 page.goto("about:blank")
-                page.goto(base)
+                page.goto(base, timeout=120_000)
                 times.append(page.evaluate(FIRST_PAINT_JS))
             print(f"  {name:<5} median {statistics.median(times):7.0f}  (min {min(times):.0f}, max {max(times):.0f})")
         b.close()
