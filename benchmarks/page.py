@@ -1,6 +1,12 @@
-"""The standalone page: its size, and slider-to-repaint in the Debian chromium.
+"""The standalone page: its build time beside `show`'s, its size by part, and
+slider-to-repaint in the Debian chromium.
 
-    .venv/bin/python benchmarks/page.py [--presses N] [--without PATCH]
+    .venv/bin/python benchmarks/page.py [--presses N] [--without PATCH] [--builds N] [--build-only]
+
+First it times `python -m pipeviz page -o FILE` against `python -m pipeviz show -s 1f1b
+-P 4 -m 8` as whole processes, alternating (wall and CPU time, medians of --builds
+each; the target: page at most twice show), and splits the file's bytes into BokehJS,
+pipeviz's JavaScript, its data (PIPEVIZ_DATA), the document's JSON and the rest.
 
 Builds the page with `python -m pipeviz page`, opens it from file:// and presses
 a slider's arrow keys. Latency runs from the key event's timestamp (when the browser
@@ -87,6 +93,56 @@ SETTLED_JS = """async () => {
 }"""
 
 
+SHOW = ["show", "-s", "1f1b", "-P", "4", "-m", "8"]
+
+
+def timed_process(args: list[str]) -> tuple[float, float]:
+    """A whole `python -m pipeviz ...` process: wall and CPU seconds (its own and its children's)."""
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "pipeviz", *args], check=True, cwd=ROOT, stdout=subprocess.DEVNULL)
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def build_times(path: Path, builds: int) -> None:
+    """`page` against `show`, alternating so that both see the same load."""
+    timed_process(SHOW)  # the first run after an install may compile
+    show, page = [], []
+    for _ in range(builds):
+        show.append(timed_process(SHOW))
+        page.append(timed_process(["page", "-o", str(path)]))
+    med = lambda xs, i: statistics.median(x[i] for x in xs)  # noqa: E731
+    print(f"show -s 1f1b -P 4 -m 8: wall {med(show, 0):.2f} s, CPU {med(show, 1):.2f} s (median of {builds})")
+    print(f"page -o FILE:           wall {med(page, 0):.2f} s, CPU {med(page, 1):.2f} s; "
+          f"page/show {med(page, 0) / med(show, 0):.2f}x wall, {med(page, 1) / med(show, 1):.2f}x CPU (target <= 2x)")
+
+
+def size_parts(html: str) -> dict[str, int]:
+    """The page's bytes by part: Bokeh's bundles, pipeviz's scripts, its data, the document."""
+    import re
+
+    parts = dict.fromkeys(("BokehJS", "pipeviz JS", "data (PIPEVIZ_DATA)", "document JSON", "markup and CSS"), 0)
+    rest = html
+    for m in re.finditer(r"<script([^>]*)>(.*?)</script>", html, flags=re.S):
+        attrs, body = m.groups()
+        size = len(body.encode())
+        if "application/json" in attrs:
+            parts["document JSON"] += size
+        elif body.lstrip().startswith("/* BEGIN bokeh") or "base64_to_buffer(" in body[:200]:  # packed (compat.py)
+            parts["BokehJS"] += size
+        elif body.startswith("window.PIPEVIZ_DATA"):
+            parts["data (PIPEVIZ_DATA)"] += size
+        else:
+            parts["pipeviz JS"] += size  # Bokeh's short embed script counts here
+        rest = rest.replace(m.group(0), "", 1)
+    parts["markup and CSS"] = len(rest.encode())
+    return parts
+
+
 def pct(xs, q):
     xs = sorted(xs)
     return xs[min(len(xs) - 1, int(q * len(xs)))]
@@ -96,6 +152,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--presses", type=int, default=40)
     ap.add_argument("--without", help="a patch of static/compat.js to leave out")
+    ap.add_argument("--builds", type=int, default=5, help="page and show processes timed, each")
+    ap.add_argument("--build-only", action="store_true", help="time the build and size the file, no browser")
     args = ap.parse_args()
 
     from conftest import CHROMIUM, CHROMIUM_ARGS
@@ -103,8 +161,12 @@ def main() -> None:
 
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "explorer.html"
-        subprocess.run([sys.executable, "-m", "pipeviz", "page", "-o", str(path)], check=True, cwd=ROOT)
-        print(f"page size: {path.stat().st_size / 1e6:.2f} MB (budget 2.2 MB)")
+        build_times(path, args.builds)
+        print(f"page size: {path.stat().st_size / 1e6:.3f} MB (target <= 2 MB)")
+        for part, size in size_parts(path.read_text(encoding="utf-8")).items():
+            print(f"  {part:<22} {size / 1e3:8.1f} kB")
+        if args.build_only:
+            return
         print("slider keypress -> repaint (ms)")
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=CHROMIUM, args=["--headless", *CHROMIUM_ARGS])

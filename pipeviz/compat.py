@@ -20,6 +20,10 @@ expects it in the installed version.
   prompt_patches         Panel    a patch waits a fixed 10 ms retry                the patch leaves ~10 ms sooner
   guard_closed_sessions  Bokeh    a released session's message asserts            tracebacks in the server log
   refuse_hosts           Bokeh    no hook to refuse a Host before routing          DNS rebinding (hostcheck.py)
+  cached_defaults        Bokeh    each read of a default property recomputes it    `page` CPU 6.0 -> 3.5 s (with
+                                                                                   the page's own two walks gone)
+  bundle_from_models     Bokeh    file_html walks the document to pick bundles     one walk of `page`'s build
+  packed_bundle          BokehJS  the page inlines 382 kB of widgets' bundle        page 2.17 -> 1.92 MB
 """
 
 from __future__ import annotations
@@ -36,8 +40,15 @@ _refused: set[str] = set()  # patches left out, logged once each
 
 
 def tested(library: str) -> bool:
-    """Whether the installed `library` is the version the patches were tested with."""
-    return version(library) == TESTED[library]
+    """Whether the installed `library` is the version the patches were tested with.
+    (Asked once per process: importlib.metadata reads the installed files each time,
+    1-4 ms, and has_viewer asks at every slice of the deferred refresh.)"""
+    if library not in _versions:
+        _versions[library] = version(library)
+    return _versions[library] == TESTED[library]
+
+
+_versions: dict[str, str] = {}
 
 
 def browser(panel: bool) -> dict:
@@ -246,3 +257,94 @@ def refuse_hosts(served: Callable, refused: type) -> None:
 
     checked._pipeviz = True
     BokehTornado.find_handler = checked
+
+
+# The types of a default value that may be shared: nothing can change them in place.
+_SHARED_DEFAULTS = (str, int, float, bool, type(None))
+
+
+def cached_defaults() -> None:
+    """Bokeh's property getter, keeping each class's stable default once computed. A
+    property never set reads its default, which Bokeh recomputes at every read (the
+    class's overridden defaults merged along its MRO, the value copied and validated)
+    unless it is a container or a model ("unstable", kept per instance). Every walk of
+    a document's models (`references()`, validation, `file_html`'s serialization and
+    its bundle check, each several times in `page`) reads every property that may hold
+    a model, most of them never set: about 90% of `python -m pipeviz page`'s build went
+    there. A stable default of an unthemed instance depends on its class and name
+    alone; a number, string, bool or None is kept by (class, name) and shared."""
+    from bokeh.core.property.descriptors import PropertyDescriptor
+
+    if not _applies("cached_defaults", "bokeh") or _once(PropertyDescriptor, "_get_default"):
+        return
+    get_default = PropertyDescriptor._get_default
+    kept: dict[tuple[type, str], object] = {}
+    missing = object()
+
+    def cached(self, obj):
+        # Bokeh's themed_values() is a getattr that fails through HasProps.__getattr__, which
+        # formats an error message each time; an unthemed instance has no such attribute.
+        if "__themed_values__" in obj.__dict__:  # a theme's values are the instance's own
+            return get_default(self, obj)
+        name = self.name
+        value = obj._unstable_default_values.get(name, missing)  # a container or model, kept per instance
+        if value is missing:
+            key = (type(obj), name)
+            value = kept.get(key, missing)
+            if value is missing:
+                value = get_default(self, obj)
+                if type(value) in _SHARED_DEFAULTS and not self.has_unstable_default(obj):
+                    kept[key] = value
+        return value
+
+    cached._pipeviz = True
+    PropertyDescriptor._get_default = cached
+
+
+def bundle_from_models() -> None:
+    """Bokeh's choice of bundles for a whole Document from the models it already keeps
+    (`Document.models`, up to date whenever the document is not frozen) instead of
+    walking every root's references again: file_html's last walk of the document."""
+    from bokeh.document import Document
+    from bokeh.embed import bundle
+
+    if not _applies("bundle_from_models", "bokeh") or _once(bundle, "_all_objs"):
+        return
+    all_objs = bundle._all_objs
+
+    def from_models(objs):
+        if all(isinstance(obj, Document) and obj.models._freeze_count == 0 for obj in objs):
+            return {model for doc in objs for model in doc.models}
+        return all_objs(objs)
+
+    from_models._pipeviz = True
+    bundle._all_objs = from_models
+
+
+# The bundle packed into the standalone page, and the script that stands in for it: it
+# unpacks the bundle with BokehJS's own gunzip (core/util/buffer's base64_to_buffer,
+# which reads Bokeh's base64 columns; bokeh.min.js has loaded by then) and runs it at
+# once, where the bundle stood, before the document's own script.
+PACKED = "bokeh-widgets.min.js"
+UNPACK_JS = ("(function () {{ var code = new TextDecoder().decode(Bokeh.require('core/util/buffer').base64_to_buffer("
+             "'{data}')); var s = document.createElement('script'); s.text = code; "
+             "document.currentScript.after(s); }})();")
+
+
+def packed_bundle(html: str) -> str:
+    """The page with Bokeh's widgets bundle inline as gzip in base64 (382 -> 135 kB) and
+    a line that unpacks and runs it: the page is about 2.2 MB otherwise, most of it
+    BokehJS, which a course page embeds whole. Unpacking it takes a few ms in the
+    browser. With another Bokeh the bundle stays as it is."""
+    import base64
+    import gzip
+    import re
+
+    if not _applies("packed_bundle", "bokeh"):
+        return html
+    found = re.search(r"<script>\s*(/\* BEGIN " + re.escape(PACKED) + r" \*/.*?/\* END " + re.escape(PACKED)
+                      + r" \*/\s*)</script>", html, flags=re.S)
+    if found is None:
+        return html
+    data = base64.b64encode(gzip.compress(found.group(1).encode("utf-8"), compresslevel=9, mtime=1)).decode("ascii")
+    return html[:found.start(1)] + UNPACK_JS.format(data=data) + html[found.end(1):]

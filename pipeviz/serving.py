@@ -66,6 +66,8 @@ def freeze_startup() -> None:
     and sessions' objects are collected as before, so a closed session is still freed."""
     import gc
 
+    import numpy.ma  # noqa: F401  (Bokeh's serializer asks for it at a session's first change: 0.2-0.5 s then)
+
     gc.collect()
     gc.freeze()
 
@@ -76,3 +78,4 @@ def install() -> None:
     compat.inline_small_buffers()
     compat.prompt_patches()
     compat.guard_closed_sessions()
+    compat.cached_defaults()  # every comparison and serialization of a change reads defaults

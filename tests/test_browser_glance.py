@@ -305,6 +305,14 @@ def test_every_control_has_a_name_and_the_readout_is_announced(page, explorer, e
     page.get_by_role("group", name=names["unit"]).wait_for()
     assert page.get_by_role("button", name="English").get_attribute("aria-pressed") == "true"
     page.get_by_role("combobox", name=template("field.preset")).wait_for()
+    # The closing section's e_f and e_b: with them, every slider of the explorer is named.
+    page.get_by_role("button", name=template("group.closing")).first.click()
+    for key in ("ef", "eb"):
+        page.get_by_role("slider", name=names[key]).wait_for()
+    handles = page.locator(".noUi-handle")  # what Bokeh draws for every slider, named or not
+    assert handles.count() == 6
+    labels = [h.get_attribute("aria-label") or h.get_attribute("aria-labelledby") for h in handles.all()]
+    assert all(labels), labels
     live = page.locator("[aria-live=polite]").filter(has_text="27.27% simulated")
     assert live.count() >= 1
     # After the language changes, the rebuilt controls are named in Chinese.

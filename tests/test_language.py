@@ -278,3 +278,34 @@ def test_the_page_written_in_chinese(page, tmp_path):
                            timeout=60_000)
     assert english_on_screen(page) == {}
     assert page.title() == template("page.title", "zh")
+    # What a reader sees, every group of settings and the ops table opened: each visible
+    # text, in the light DOM and in every widget's shadow root, and what the boxes show.
+    for key in ("costs.title", "model.title", "own.title", "group.closing", "group.display"):
+        page.get_by_role("button", name=template(key, "zh"), exact=True).click()
+    page.locator("#pv-ops-summary").click()
+    page.get_by_role("slider", name=template("field.ef", "zh")).wait_for()  # the last group is open and named
+    texts = page.evaluate(VISIBLE_TEXT)
+    assert len(texts) > 100
+    found = {w: t for t in texts for w in english_words(t)}
+    assert found == {}
+
+
+# Every text a reader can see: text nodes of rendered elements (the light DOM and each
+# shadow root, where Bokeh draws its widgets), and the placeholders and values of the
+# visible text boxes.
+VISIBLE_TEXT = """() => { const out = [];
+  const shown = (el) => !el.checkVisibility || el.checkVisibility({visibilityProperty: true, opacityProperty: true});
+  const walk = (root) => {
+    const tw = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    for (let n = tw.nextNode(); n; n = tw.nextNode()) {
+      const el = n.parentElement;
+      if (n.data.trim() && el && !['SCRIPT', 'STYLE'].includes(el.tagName) && shown(el)) out.push(n.data);
+    }
+    for (const el of root.querySelectorAll('input, textarea')) {
+      if (!shown(el)) continue;
+      if (el.placeholder) out.push(el.placeholder);
+      if (el.type !== 'number' && el.value) out.push(el.value);
+    }
+    for (const el of root.querySelectorAll('*')) if (el.shadowRoot) walk(el.shadowRoot);
+  };
+  walk(document); return out; }"""

@@ -211,7 +211,7 @@ class Controls:
         """The closing section: the encoder (placement, e_f and e_b, frozen) and balancing."""
         s = self.session
         place = choices(s, "encoder", lang, widget=pn.widgets.RadioBoxGroup, inline=False)
-        sliders = [FloatSlider.from_param(getattr(s.param, k), name=template(f"field.{k}", lang),
+        sliders = [FloatSlider.from_param(getattr(s.param, k), name=template(f"field.{k}", lang), css_classes=marked(k),
                                           step=FIELDS[k].step, sizing_mode="stretch_width") for k in ("ef", "eb")]
         return [heading("field.encoder", lang), place, *sliders, self.switch("frozen", lang),
                 self.switch("balance", lang)]

@@ -199,7 +199,7 @@ def matching_preset(state: dict) -> str | None:
 # buttons), by field; the app marks each widget with the CSS class pv-a11y-<key>,
 # the page finds it by its model's name (as both find the play controls' time
 # slider and speed, Bokeh models named play_time and play_speed in render/teach.py).
-NAMED = ("schedule", "P", "m", "V", "unit", "lang", "ops_rank", "play_time", "play_speed")
+NAMED = ("schedule", "P", "m", "V", "ef", "eb", "unit", "lang", "ops_rank", "play_time", "play_speed")
 
 
 def control_names(lang: str = "en") -> dict[str, str]:
