@@ -16,7 +16,7 @@ from bokeh.plotting import figure
 
 from .style import FONT
 
-HEIGHT = 340
+HEIGHT = 440
 SOURCES = {
     "tradeoff_points": ["x", "y", "schedule", "V", "name", "label", "color", "marker", "fill_alpha", "line_color",
                         "line_width", "bubble", "mark"],
