@@ -17,6 +17,9 @@
   var X = root.PipevizExplorer = root.PipevizExplorer || {};
   var D = DATA.features.tradeoff; // pending, hollow, frontLine
   var PAL = DATA.palette;
+  // Between slices, the points so far are drawn at most this often: each draw repaints
+  // the figure, and a draw per run took the page 4.8 s to follow m at (32, 128) (benchmarks/tradeoff.py).
+  var PARTIAL_MS = D.partialMs;
 
   function isConfigError(e) { return e instanceof E.PipevizError && e.type === 'ConfigError'; }
 
@@ -183,7 +186,11 @@
       try {
         v = values(state, res.config, run);
       } catch (e) {
-        if (ready) show(explorer, values(state, res.config, readyOnly(ready)));
+        var now = root.performance.now();
+        if (ready && !(explorer.tradeoffShownAt > now - PARTIAL_MS)) {
+          show(explorer, values(state, res.config, readyOnly(ready)));
+          explorer.tradeoffShownAt = now;
+        }
         throw e;
       }
       explorer.tradeoffValues = [k, v];

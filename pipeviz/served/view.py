@@ -11,6 +11,7 @@ resize levels the timeline again for what is visible (view/lod.py).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from html import escape
 
@@ -78,6 +79,7 @@ class Explorer(pn.viewable.Viewer):
         self.window: tuple[float, float] | None = None  # the timeline's zoom, None at the full view
         self.lines: dict = {}  # the over-time lines at every vertex (columns.figure_view's "lines")
         self.cursor_steps: dict | None = None  # the play cursor's columns, due with the deferred refresh
+        self.tradeoff_shown_at = float("-inf")  # when the trade-off's points so far were last drawn (follow_tradeoff)
         s.param.watch(self.draw, "revision")
         self.figures.sources["tradeoff_points"].selected.on_change("indices", self._on_tap)
         self.draw()
@@ -162,9 +164,10 @@ class Explorer(pn.viewable.Viewer):
         try:
             values = s.tradeoff_values(run)
         except Sliced:
-            ready = getattr(run, "ready", None)
-            if ready is not None:
+            ready, now = getattr(run, "ready", None), time.monotonic()
+            if ready is not None and now - self.tradeoff_shown_at >= tradeoff.PARTIAL_MS / 1000:
                 self.show_tradeoff(s.tradeoff_values(tradeoff.ready_only(ready)))
+                self.tradeoff_shown_at = now
             raise
         self.show_tradeoff(values)
 
@@ -173,7 +176,8 @@ class Explorer(pn.viewable.Viewer):
         res = s.result
         with pn.io.hold():
             self.figures.apply(tradeoff.figure_view(values, tradeoff.current_of(res.config), s.lang))
-            self.tradeoff_note.object = tradeoff.note_html(values, res.theory is None, s.lang)
+            note = tradeoff.note_html(values, res.theory is None, s.lang)
+            self.tradeoff_note.object = f'<div class="pv-tradeoff-note" role="status">{note}</div>'
 
     def _on_tap(self, attr, old, new) -> None:
         """A point of the trade-off view was tapped: show its schedule at its V, through

@@ -41,6 +41,9 @@ from .palette import schedule_style
 PENDING = "tradeoff.pending"  # a run not done yet: compare lists it as refused, the view counts it apart
 HOLLOW = 0.12  # the fill of a point over the HBM
 FRONT_LINE = "#000000"
+# Between slices, the points so far are drawn at most this often (each draw repaints the
+# figure; a draw per run took the page 4.8 s to follow m at (32, 128), benchmarks/tradeoff.py).
+PARTIAL_MS = 250
 
 
 def key(state: dict, cfg: Config) -> tuple:
@@ -178,7 +181,7 @@ def note_html(v: dict, own: bool, lang: str = "en") -> str:
 
 
 def as_data() -> dict:
-    return {"pending": PENDING, "hollow": HOLLOW, "frontLine": FRONT_LINE}
+    return {"pending": PENDING, "hollow": HOLLOW, "frontLine": FRONT_LINE, "partialMs": PARTIAL_MS}
 
 
 FEATURE = Feature(name="tradeoff", data=as_data)
