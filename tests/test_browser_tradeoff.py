@@ -58,7 +58,7 @@ WHERE = """(i) => {
 SCROLL = """() => {
   for (const doc of Bokeh.documents) {
     const fig = doc.get_model_by_name('tradeoff');
-    if (fig) { Bokeh.index.find_one(fig).el.scrollIntoView({block: 'start'}); return true; }
+    if (fig) { Bokeh.index.find_one(fig).el.scrollIntoView({block: 'start'}); window.scrollBy(0, -170); return true; }
   }
   return false;
 }"""
