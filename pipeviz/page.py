@@ -251,7 +251,7 @@ TEMPLATE = """
       <h3 id="pv-table-title" style="margin:8px 5px 4px">{{ table_title }}</h3>
       <div id="pv-table" class="pv-table-root"></div>
       <div class="pv-tradeoff">{{ embed(roots.layout_tradeoff) }}
-        <div id="pv-tradeoff-note" class="pv-tradeoff-note" role="status"></div></div>
+        <div id="pv-tradeoff-note" class="pv-tradeoff-note"></div></div>
       <div class="pv-sweep"><div class="pv-sweep-m">{{ embed(roots.layout_sweep_m) }}</div>
         <div class="pv-sweep-v">{{ embed(roots.layout_sweep_v) }}</div></div>
     </main>

@@ -177,7 +177,7 @@ class Explorer(pn.viewable.Viewer):
         with pn.io.hold():
             self.figures.apply(tradeoff.figure_view(values, tradeoff.current_of(res.config), s.lang))
             note = tradeoff.note_html(values, res.theory is None, s.lang)
-            self.tradeoff_note.object = f'<div class="pv-tradeoff-note" role="status">{note}</div>'
+            self.tradeoff_note.object = f'<div class="pv-tradeoff-note">{note}</div>'
 
     def _on_tap(self, attr, old, new) -> None:
         """A point of the trade-off view was tapped: show its schedule at its V, through

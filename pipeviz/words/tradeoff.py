@@ -38,7 +38,7 @@ STRINGS = {
         "parameters per rank are 1F1B's.",
         "设备数相同，而非段数相同：所有点都在同样的 P 个 rank 上运行。交错式和 Looped BFS 取 V 时，以及 V 形的 "
         "ZB-V、V-Half、V-Min 和 DualPipe-V（V = 2），把模型切成 V·P 段、每个 rank V 段，每个 rank 持有的层数不变，"
-        "只是切得更细。按段数相同比较的表格（如 DeepSeek 的表：DualPipe-V 把 PP 段放在 PP/2 张卡上）"
+        "只是切得更细。按段数相同比较的表格（如 DeepSeek 的表：DualPipe-V 用一半的卡放同样多的段）"
         "会得出 DualPipe-V 每张卡的参数翻倍；这里它每个 rank 的参数与 1F1B 相同。",
     ),
     "tradeoff.computing": ("Computing: {done} of {n} points shown so far.", "计算中：已显示 {n} 个点中的 {done} 个。"),
