@@ -9,8 +9,8 @@ import pytest
 from pipeviz import NAMES, Config, Costs, compare, run
 from pipeviz.served import Explorer
 from pipeviz.view import teach
-from pipeviz.view.state import row_config
 from pipeviz.view.palette import MAX_CHUNKS
+from pipeviz.view.state import row_config
 
 
 @pytest.fixture
