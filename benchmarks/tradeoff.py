@@ -1,6 +1,6 @@
 """How long the trade-off view takes to follow a slider, in both explorers.
 
-    .venv/bin/python benchmarks/tradeoff.py [--presses N]
+    .venv/bin/python benchmarks/tradeoff.py [--presses N] [--explorers page,app]
 
 In the Debian chromium, the standalone page (from file://) and the served app
 (`panel serve app.py`): at 1F1B (P, m) = (8, 32) and (32, 128), the m slider's handle
@@ -26,11 +26,9 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 CASES = {"(8, 32)": "schedule=1f1b&P=8&m=32", "(32, 128)": "schedule=1f1b&P=32&m=128"}
 
-# Every point drawn at the new m: the points' makespans are not those before, and nothing computing.
-SETTLED = """([js, before]) => {
-  const s = eval(js)();
-  return s && s.x.length > 0 && JSON.stringify(s.y) !== before && !s.note.includes('Computing');
-}"""
+# Every point drawn at P and m: the note names them, and nothing is computing.
+SETTLED = """([js, says]) => { const s = eval(js)(); return s && s.x.length > 0 && s.note.includes(says)
+  && !s.note.includes('Computing'); }"""
 
 
 def pct(xs, q):
@@ -63,22 +61,22 @@ def in_process() -> None:
               f"median {1000 * statistics.median(per):.1f} ms, all {1000 * (time.perf_counter() - start):.0f} ms")
 
 
-def follow(page, presses: int) -> list[float]:
+def follow(page, P: int, m: int, presses: int) -> list[float]:
     from test_browser_tradeoff import STATE
 
     handle = page.locator(".noUi-handle").nth(1)  # P, m, V
     handle.focus()
     out = []
     for i in range(presses):
-        before = page.evaluate("(js) => JSON.stringify(eval(js)().y)", STATE)
         t = time.perf_counter()
         handle.press("ArrowLeft" if i % 2 == 0 else "ArrowRight")
-        page.wait_for_function(SETTLED, arg=[STATE, before], polling="raf", timeout=120_000)
+        now = m - 1 if i % 2 == 0 else m
+        page.wait_for_function(SETTLED, arg=[STATE, f"P = {P}, m = {now} "], polling="raf", timeout=120_000)
         out.append(1000 * (time.perf_counter() - t))
     return out
 
 
-def browser(presses: int) -> None:
+def browser(presses: int, explorers: list[str]) -> None:
     from browser import served_app
     from playwright.sync_api import sync_playwright
     from test_browser_tradeoff import STATE
@@ -90,12 +88,12 @@ def browser(presses: int) -> None:
             b = pw.chromium.launch(executable_path="/usr/bin/chromium")
             page = b.new_page(viewport={"width": 1400, "height": 900})
             print(f"keypress on m to the trade-off view redrawn, ms: median (90th percentile) of {presses}")
-            for which in ("page", "app"):
+            for which in explorers:
                 for label, q in CASES.items():
+                    P, m = (int(x) for x in label.strip("()").split(", "))
                     page.goto(f"{page_file.as_uri()}#{q}" if which == "page" else f"{app_url}?{q}")
-                    page.wait_for_function("(js) => { const s = eval(js)(); return s && s.x.length > 0"
-                                           " && !s.note.includes('Computing'); }", arg=STATE, timeout=120_000)
-                    got = follow(page, presses)
+                    page.wait_for_function(SETTLED, arg=[STATE, f"P = {P}, m = {m} "], timeout=120_000)
+                    got = follow(page, P, m, presses)
                     print(f"  {which:4} {label:9}: {statistics.median(got):7.0f} ({pct(got, 0.9):.0f})")
             b.close()
 
@@ -103,9 +101,10 @@ def browser(presses: int) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--presses", type=int, default=6)
+    ap.add_argument("--explorers", default="page,app", help="page, app or both (page,app)")
     args = ap.parse_args()
     in_process()
-    browser(args.presses)
+    browser(args.presses, args.explorers.split(","))
 
 
 if __name__ == "__main__":
