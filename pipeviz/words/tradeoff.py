@@ -2,7 +2,7 @@
 
 STRINGS = {
     # pipeviz/view/tradeoff.py
-    "tradeoff.title": ("Trade-off: time against memory, every schedule and V", "权衡：时间与显存，所有调度和 V"),
+    "tradeoff.title": ("Trade-off: time against memory", "权衡：时间与显存"),
     "tradeoff.axis_gib": ("peak memory of the tightest rank (GiB)", "最紧张 rank 的显存峰值（GiB）"),
     "tradeoff.axis_mb": ("peak in flight on the tightest rank (micro-batches)", "最紧张 rank 的在途峰值（微批次）"),
     "tradeoff.axis_y": ("makespan (one iteration)", "一次迭代的总时长"),
