@@ -6,11 +6,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from pipeviz import NAMES, Config, Costs, compare, run
+from pipeviz import NAMES, Config, Costs, run
 from pipeviz.served import Explorer
-from pipeviz.view import teach
+from pipeviz.view import teach, tradeoff
 from pipeviz.view.palette import MAX_CHUNKS
-from pipeviz.view.state import row_config
 
 
 @pytest.fixture
@@ -394,9 +393,8 @@ def test_the_deferred_table_runs_the_engine_a_run_per_tick_and_stops_for_a_newer
     # A run per schedule and 3 placements, less one (1f1b's row is its own placement), then
     # the trade-off's points the table has not run (every V of interleaved and Looped BFS
     # but the table's), one per slice, and a last slice that finds them all.
-    state = app.session.state()
-    table = {row_config(state, name) for name in NAMES}
-    points = {compare.row_config(name, V, 4, 9, Costs()) for name, V in compare.candidates()} - table
+    points = tradeoff.extra_runs(app.session.state(), app.session.result.config)
+    assert len(points) == 14  # interleaved and Looped BFS at V = 1, 3..8
     assert slices == len(NAMES) + 3 + len(points)
     assert app.table.object == whole.table.object and app.places.object == whole.places.object
     assert app.tradeoff_note.object == whole.tradeoff_note.object

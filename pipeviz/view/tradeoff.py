@@ -27,7 +27,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from html import escape
 
-from ..compare import compare
+from ..compare import candidates, compare
+from ..compare import row_config as compare_row
 from ..config import Config
 from ..engine import Result
 from ..errors import ConfigError
@@ -71,6 +72,27 @@ def values(state: dict, cfg: Config, run: Callable[[Config], Result]) -> dict:
                       if x.reason.key != PENDING]
     out["pending"] = len(got.refused) - len(out["refused"])
     return out
+
+
+def extra_runs(state: dict, cfg: Config) -> set[Config]:
+    """The configurations the points run that the comparison table does not (every V of
+    interleaved and Looped BFS but the table's, with a model each row's own split):
+    the deferred refresh's slices beyond the table's."""
+    from ..registry import check
+    from .state import row_config
+
+    table = {row_config(state, name) for name in NAMES}
+    model = model_of(state)
+    weights = parse_weights(state["weights"]) if state["stages"] == "list" else None
+    out = set()
+    for name, V in candidates():
+        try:
+            row = compare_row(name, V, cfg.P, cfg.m, cfg.costs, model, weights, state["stages"] == "equal")
+            check(row).n_ops(row)
+        except ConfigError:
+            continue
+        out.add(row)
+    return out - table
 
 
 def ready_only(done: Callable[[Config], Result | None]) -> Callable[[Config], Result]:
