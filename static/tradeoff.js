@@ -90,8 +90,7 @@
     var xs = rows.map(function (r) { return gib ? r.peak_memory_gib : r.peak_inflight_microbatches; });
     var ys = rows.map(function (r) { return r.makespan; });
     var pts = {};
-    ['x', 'y', 'schedule', 'V', 'name', 'label', 'color', 'marker', 'fill_alpha', 'line_color', 'line_width', 'bubble',
-      'mark'].forEach(function (k) { pts[k] = []; });
+    D.columns.forEach(function (k) { pts[k] = []; });
     var front = [], now = [];
     rows.forEach(function (r, i) {
       var st = style(E.NAMES.indexOf(r.schedule)), marks = gib ? [t(r.fits ? 'tradeoff.fits' : 'tradeoff.over')] : [];

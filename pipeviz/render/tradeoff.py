@@ -14,12 +14,12 @@ from __future__ import annotations
 from bokeh.models import ColumnDataSource, HoverTool, Label, Legend, LegendItem, Range1d, Span, TapTool
 from bokeh.plotting import figure
 
+from ..view.tradeoff import POINT_COLUMNS
 from .style import FONT
 
 HEIGHT = 440
 SOURCES = {
-    "tradeoff_points": ["x", "y", "schedule", "V", "name", "label", "color", "marker", "fill_alpha", "line_color",
-                        "line_width", "bubble", "mark"],
+    "tradeoff_points": list(POINT_COLUMNS),
     "tradeoff_front": ["x", "y"],
     "tradeoff_now": ["x", "y"],
 }

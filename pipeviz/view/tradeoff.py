@@ -45,6 +45,9 @@ FRONT_LINE = "#000000"
 # Between slices, the points so far are drawn at most this often (each draw repaints the
 # figure; a draw per run took the page 4.8 s to follow m at (32, 128), benchmarks/tradeoff.py).
 PARTIAL_MS = 250
+# The points' columns (render/tradeoff.py's source), in this order.
+POINT_COLUMNS = ("x", "y", "schedule", "V", "name", "label", "color", "marker", "fill_alpha", "line_color", "line_width",
+                 "bubble", "mark")
 
 
 def key(state: dict, cfg: Config) -> tuple:
@@ -131,8 +134,7 @@ def figure_view(v: dict, current: tuple[str, int] | None, lang: str = "en") -> d
     gib = v["gib"]
     xs = [r["peak_memory_gib"] if gib else r["peak_inflight_microbatches"] for r in rows]
     ys = [r["makespan"] for r in rows]
-    pts = {k: [] for k in ("x", "y", "schedule", "V", "name", "label", "color", "marker", "fill_alpha", "line_color",
-                           "line_width", "bubble", "mark")}
+    pts = {k: [] for k in POINT_COLUMNS}
     for r, x, y in zip(rows, xs, ys):
         color, marker, _ = schedule_style(NAMES.index(r["schedule"]))
         marks = [t("tradeoff.fits") if r["fits"] else t("tradeoff.over")] if gib else []
@@ -203,7 +205,8 @@ def note_html(v: dict, own: bool, lang: str = "en") -> str:
 
 
 def as_data() -> dict:
-    return {"pending": PENDING, "hollow": HOLLOW, "frontLine": FRONT_LINE, "partialMs": PARTIAL_MS}
+    return {"pending": PENDING, "hollow": HOLLOW, "frontLine": FRONT_LINE, "partialMs": PARTIAL_MS,
+            "columns": list(POINT_COLUMNS)}
 
 
 FEATURE = Feature(name="tradeoff", data=as_data)
