@@ -7,11 +7,13 @@ moves every point. Screenshots at 390 and 1400 px in both languages
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 
 import pytest
 from browser import ARTIFACTS, served_app
+from playwright.sync_api import expect
 
 from pipeviz.text import template
 
@@ -127,8 +129,10 @@ def test_every_schedule_a_point_tap_one_to_show_it(page, explorer):
     shoot(page, f"tradeoff-{which}-1400-en", 1400)
 
     # m follows its slider: a step down, and every point is faster.
-    page.locator(".noUi-handle").nth(1).focus()  # P, m, V
+    m = page.locator(".noUi-handle").nth(1)  # P, m, V
+    m.focus()
     page.keyboard.press("ArrowLeft")
+    expect(m).to_have_attribute("aria-valuenow", re.compile(r"^31(\.0)?$"), timeout=30_000)
     s = settled(page, 16, "8 configurations refused", below=max(s["y"]))
     shoot(page, f"tradeoff-{which}-390-en", 390)
 
