@@ -92,8 +92,9 @@ def label_palette(chunks: int) -> list[str]:
 # the registry's order: the sweep's lines and the trade-off's points. Past the eight
 # colours a colour comes back with another marker and dash, so no two schedules look alike.
 SCHEDULE_COLORS = ("#000000", "#E69F00", "#56B4E9", "#009E73", "#0072B2", "#D55E00", "#CC79A7", "#F0E442")
-SCHEDULE_MARKERS = ("circle", "square", "triangle", "diamond", "inverted_triangle", "star", "hex", "plus", "circle_x",
-                    "square_x", "triangle_pin", "square_pin")
+# (The ninth, black again, takes a shape of its own: a cross drawn inside a black marker would not show.)
+SCHEDULE_MARKERS = ("circle", "square", "triangle", "diamond", "inverted_triangle", "star", "hex", "plus", "square_pin",
+                    "square_x", "triangle_pin", "circle_x")
 SCHEDULE_DASHES = ("solid", "dashed", "dotted", "dotdash", "dashdot", "solid", "dashed", "dotted")
 
 
