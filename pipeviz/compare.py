@@ -12,8 +12,9 @@ with its one-line reason.
     comparison = compare(8, 16, costs, model=preset("gpt3-6.7b"), hbm_gib=40)
     comparison.rows[0].schedule, comparison.as_dict()
 
-Nothing here draws: the CLI prints it (`python -m pipeviz compare`), and a
-trade-off view can plot it (static/compare.js is its twin for the page).
+Nothing here draws: the CLI prints it (`python -m pipeviz compare`), and the
+explorers' trade-off view plots it (view/tradeoff.py; static/compare.js is its twin
+for the page).
 """
 
 from __future__ import annotations

@@ -30,6 +30,7 @@ each file adds to one of the globals PipevizText, PipevizEngine, PipevizExplorer
   puzzle.js        a puzzle: the board the moves make, refusals, hint, score (puzzle.py)
   puzzle_view.js   the puzzle's rule, block and figures' part (view/puzzle.py), and its glue
   puzzle_board.js  the puzzle's block in the browser: clicks, keys, focus (both explorers)
+  tradeoff.js      every schedule and V as a point, time against memory (view/tradeoff.py)
   explorer.js      widgets <-> state, drawing (app.py's role)
 tests/test_js_parity.py holds each part to its Python original.
 """
@@ -93,9 +94,8 @@ TOGGLES = ("critical", "projector")
 ENGINE_SCRIPTS = ("text.js", "engine.js", "building_blocks.js")
 SCRIPTS = ("memory.js", "compare.js", "custom.js", "trace.js", "encoder.js", "balance.js", "causes.js", "puzzle.js",
            "fields.js", "memory_view.js", "state.js", "columns.js", "readouts.js", "closing.js", "run_view.js",
-           "glance.js",
-           "compat.js", "a11y.js", "teach_models.js", "teach.js", "sweep.js", "puzzle_view.js", "puzzle_board.js",
-           "explorer.js")
+           "glance.js", "compat.js", "a11y.js", "teach_models.js", "teach.js", "sweep.js", "tradeoff.js", "puzzle_view.js",
+           "puzzle_board.js", "explorer.js")
 
 
 def read_static(name: str) -> str:
@@ -258,6 +258,8 @@ TEMPLATE = """
       </div>
       <h3 id="pv-table-title" style="margin:8px 5px 4px">{{ table_title }}</h3>
       <div id="pv-table" class="pv-table-root"></div>
+      <div class="pv-tradeoff">{{ embed(roots.layout_tradeoff) }}
+        <div id="pv-tradeoff-note" class="pv-tradeoff-note"></div></div>
       <div class="pv-sweep"><div class="pv-sweep-m">{{ embed(roots.layout_sweep_m) }}</div>
         <div class="pv-sweep-v">{{ embed(roots.layout_sweep_v) }}</div></div>
     </main>
@@ -502,6 +504,9 @@ def document_html(cfg: Config, lang: str, script_tags: str) -> str:
             for model in _widgets_in(root):
                 if touch not in model.stylesheets:
                     model.stylesheets = [*model.stylesheets, touch]
+        doc.add_root(column(figs.tradeoff, name="layout_tradeoff", sizing_mode="stretch_width"))
+        # A tap on a point of the trade-off view shows its schedule (static/tradeoff.js).
+        figs.sources["tradeoff_points"].selected.js_on_change("indices", callback("tradeoff"))
         doc.js_on_event(DocumentReady, callback("ready"))
         figs.timeline.js_on_change("inner_width", callback("resize"))
         zoom = "PipevizExplorer.handle(anchor.document, 'zoom', [cb_obj.x0, cb_obj.x1])"

@@ -29,6 +29,11 @@ class SlicedRun:
         self._run, self._done = run, done
         self._ran = False
 
+    def ready(self, cfg: Config) -> Result | None:
+        """cfg's result if a slice of this refresh has it, else None (never runs)."""
+        got = self._done.get(cfg)
+        return got[0] if got is not None else None
+
     def __call__(self, cfg: Config) -> Result:
         got = self._done.get(cfg)
         if got is None:

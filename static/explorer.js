@@ -112,6 +112,7 @@
     this.cache = new Map();
     this.tableRows = [null, [], null]; // [key, rows, the order of one's own they include]
     this.placesRows = [null, []]; // the encoder's placements compared (view/closing.py)
+    this.tradeoffValues = null; // [key, values] of the trade-off view (static/tradeoff.js)
     this.memory = null; // the shown result's bytes (memory.js), why there are none (a message), or null
     this.memoryFor = null; // what this.memory was computed for (and from which result: this.memoryRes)
     this.memoryRes = null;
@@ -496,6 +497,13 @@
   Explorer.prototype.slice = function (gen, done) {
     var self = this, ran = false;
     if (gen !== this.laterGen) return; // a newer change: its own timer runs the refresh
+    // What this refresh or the cache holds already, without running (the trade-off's points so far).
+    var ready = function (cfg) {
+      var key = configKey(cfg), got = done.get(key);
+      if (got !== undefined) return got.res === undefined ? null : got.res;
+      var hit = self.cache.get(key);
+      return hit === undefined ? null : hit;
+    };
     try {
       this.secondary(function (cfg) {
         var key = configKey(cfg), got = done.get(key);
@@ -507,7 +515,7 @@
         }
         if (got.error !== undefined) throw got.error;
         return got.res;
-      });
+      }, ready);
     } catch (e) {
       if (e !== SLICED) throw e;
       root.setTimeout(function () { self.slice(gen, done); }, 0);
@@ -518,7 +526,7 @@
 
   // `run` (cfg -> result) runs the engine for the table and the placements: the
   // explorer's cached run unless a slice (Explorer.slice) passes its own.
-  Explorer.prototype.secondary = function (run) {
+  Explorer.prototype.secondary = function (run, ready) {
     var res = this.result, lang = this.values.lang, self = this;
     run = run || function (cfg) { return self.run(cfg); };
     if (this.real !== null) {
@@ -545,6 +553,7 @@
       this.setHtml('pv-memory-key', MV.memoryKeyHtml(lang));
     }
     this.writeUrl();
+    X.tradeoff.follow(this, run, ready || null); // last: its runs are the most (static/tradeoff.js)
   };
 
   // The fragment follows the state, so the address bar is a permalink; never an
@@ -739,6 +748,7 @@
       else if (what === 'edit') explorer.editSchedule();
       else if (what === 'own') explorer.own(key);
       else if (what === 'puzzle') X.puzzleView.handle(explorer, key); // key: the block's action
+      else if (what === 'tradeoff') X.tradeoff.tapped(explorer); // a point of the trade-off view
       else explorer.changed(key);
     }
     return explorer;

@@ -8,7 +8,7 @@ import pytest
 
 from pipeviz import NAMES, Config, Costs, run
 from pipeviz.served import Explorer
-from pipeviz.view import teach
+from pipeviz.view import teach, tradeoff
 from pipeviz.view.palette import MAX_CHUNKS
 
 
@@ -390,10 +390,15 @@ def test_the_deferred_table_runs_the_engine_a_run_per_tick_and_stops_for_a_newer
     while doc.queue:
         doc.queue.pop()()
         slices += 1
-    # A run per schedule and 3 placements, less one (1f1b's row is its own placement),
-    # one per slice, and a last slice that finds them all.
-    assert slices == len(NAMES) + 3
+    # A run per schedule and 3 placements, less one (1f1b's row is its own placement), then
+    # the trade-off's points the table has not run (every V of interleaved and Looped BFS
+    # but the table's), one per slice, and a last slice that finds them all.
+    points = tradeoff.extra_runs(app.session.state(), app.session.result.config)
+    assert len(points) == 14  # interleaved and Looped BFS at V = 1, 3..8
+    assert slices == len(NAMES) + 3 + len(points)
     assert app.table.object == whole.table.object and app.places.object == whole.places.object
+    assert app.tradeoff_note.object == whole.tradeoff_note.object
+    assert app.figures.sources["tradeoff_points"].data == whole.figures.sources["tradeoff_points"].data
 
     app.deferred.generation += 1  # a change: what _later counts
     app.session.m = 10
@@ -407,3 +412,28 @@ def test_the_deferred_table_runs_the_engine_a_run_per_tick_and_stops_for_a_newer
     while doc.queue:
         doc.queue.pop()()
     assert app.table.object == Explorer(encoder="bubbles", m=11).table.object
+
+
+def test_the_trade_off_says_what_is_computing_and_a_tap_shows_that_point():
+    """Between the deferred refresh's slices the trade-off view shows the points run so
+    far and says how many are to come; at the end every point, the shown schedule
+    ringed. A tap on a point shows its schedule at its V, through the session."""
+    app = Explorer(m=9)
+    app.deferred.changed = lambda: None
+    app.session.m = 10
+    doc, notes = _Ticks(), []
+    app.deferred.slice(doc, None, None)
+    while doc.queue:
+        notes.append(app.tradeoff_note.object)
+        doc.queue.pop()()
+    computing = [n for n in notes if "Computing:" in n]
+    assert computing and "of 24 points shown so far" in computing[0]
+    assert "Computing" not in app.tradeoff_note.object and "P = 4, m = 10" in app.tradeoff_note.object
+    points = app.figures.sources["tradeoff_points"].data
+    assert len(points["x"]) == 24
+    one = points["schedule"].index("1f1b")
+    assert app.figures.sources["tradeoff_now"].data == {"x": [points["x"][one]], "y": [points["y"][one]]}
+    target = next(i for i, (n, V) in enumerate(zip(points["schedule"], points["V"])) if n == "looped-bfs" and V == 4)
+    app._on_tap("indices", [], [target])
+    assert (app.session.schedule, app.session.V, app.session.m) == ("looped-bfs", 4, 10)
+    assert app.figures.sources["tradeoff_points"].selected.indices == []

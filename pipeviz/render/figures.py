@@ -39,7 +39,7 @@ from ..view.palette import (
     chunk_palette,
 )
 from ..view.run_view import COMM_COLORS, MODEL_LINE
-from . import teach
+from . import teach, tradeoff
 from .style import FONT
 
 # The stacked time figures' smallest left border: room for the rank axis and one- or
@@ -148,6 +148,11 @@ class Figures:
         self.sources.update(parts.sources)
         self.play_controls, self.sweep_m, self.sweep_v = parts.play_controls, parts.sweep_m, parts.sweep_v
         for name, model in parts.models.items():
+            self.models.setdefault(name, model)
+        # The trade-off view (render/tradeoff.py): every schedule and V, time against memory.
+        self.tradeoff, sources, models = tradeoff.build()
+        self.sources.update(sources)
+        for name, model in models.items():
             self.models.setdefault(name, model)
         for name in HIDE_EMPTY:  # every source starts empty
             for r in self.renderers_of(name):

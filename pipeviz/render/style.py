@@ -117,6 +117,8 @@ body { font-family: FONT_STACK; margin: 0; }
   .pv-charts-grid { grid-template-columns: minmax(0, 1fr); grid-template-areas: "tl" "bars" "ot"; }
 }
 .pv-charts { flex: 1 1 420px; min-width: 0; }
+.pv-tradeoff-note { font-size: 12px; color: #333; margin: 0 5px 8px; }
+.pv-tradeoff-note p { margin: 3px 0; }
 .pv-sweep { display: flex; flex-wrap: wrap; gap: 0 8px; }
 .pv-sweep-m { flex: 1 1 320px; min-width: 0; }
 .pv-sweep-v { flex: 0 0 290px; max-width: 100%; }

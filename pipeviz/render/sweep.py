@@ -22,14 +22,9 @@ from bokeh.models import (
 from bokeh.plotting import figure
 
 from ..registry import NAMES
+from ..view.palette import schedule_style as style
 from ..view.sweep import M_POINTS
 
-COLORS = ("#000000", "#E69F00", "#56B4E9", "#009E73", "#0072B2", "#D55E00", "#CC79A7", "#F0E442")
-# Each schedule its own marker; past the eight colours, a colour comes back with
-# another marker and dash (`style`), so no two schedules look alike.
-MARKERS = ("circle", "square", "triangle", "diamond", "inverted_triangle", "star", "hex", "plus", "circle_x",
-           "square_x", "triangle_pin", "square_pin")
-DASHES = ("solid", "dashed", "dotted", "dotdash", "dashdot", "solid", "dashed", "dotted")
 HEIGHT = 320
 # The m chart's key, below it in two columns (inside, it covered the curves on a
 # phone): a title line and a line per two schedules.
@@ -46,11 +41,6 @@ def _style(fig, font: str, name: str) -> None:
         axis.axis_label_text_font = axis.major_label_text_font = font
     fig.title.text_font = font
     fig.toolbar.logo = None
-
-
-def style(i: int) -> tuple[str, str, str]:
-    """(colour, marker, dash) of the i-th schedule's line and points."""
-    return COLORS[i % len(COLORS)], MARKERS[i % len(MARKERS)], DASHES[(i + i // len(COLORS)) % len(DASHES)]
 
 
 def build(font: str) -> tuple:

@@ -36,7 +36,7 @@ from ..engine import Result, run
 from ..errors import ConfigError, OrderError, TraceError
 from ..text import Msg, msg
 from ..trace import what_if
-from ..view import closing, memory_view, own_order, puzzle, readouts, run_view
+from ..view import closing, memory_view, own_order, puzzle, readouts, run_view, tradeoff
 from ..view.field import Field
 from ..view.fields import FIELDS, PRESETS, with_base
 from ..view.fields import parse as parse_url
@@ -136,6 +136,7 @@ class Session(param.Parameterized):
         self._memory_for: tuple | None = None  # what self.memory was computed for
         self._table: tuple = (None, [])  # (what the rows depend on, the rows)
         self._places: tuple = (None, [])
+        self._tradeoff: tuple = (None, None)
         self._deriving = False  # the rules' own corrections come back through the watcher
         self.param.watch(self._changed, list(FIELDS))
         # The fields given here are shown as they are: the rules adjust changes (a
@@ -267,6 +268,19 @@ class Session(param.Parameterized):
             self._table = (key, readouts.table_values(res.config, run, lambda name: row_config(shown, name), memory,
                                                       own))
         return self._table[1]
+
+    def tradeoff_values(self, run: Callable[[Config], Result] = run_cached) -> dict:
+        """The trade-off view's points for the shown result (view/tradeoff.py), computed
+        once per P, m, costs, model and stage weights; points still to come (`run`
+        refusing them as pending) are not kept."""
+        res, shown = self.result, self.result_state
+        key = tradeoff.key(shown, res.config)
+        if self._tradeoff[0] != key:
+            got = tradeoff.values(shown, res.config, run)
+            if got["pending"]:
+                return got
+            self._tradeoff = (key, got)
+        return self._tradeoff[1]
 
     def places_rows(self, run: Callable[[Config], Result] = run_cached) -> list[dict]:
         """The encoder's three placements compared (view/closing.py), once per result;

@@ -3,13 +3,15 @@
 
 It follows the session's `revision`: at each change it assigns the figures' columns
 and the readouts in one message (`pn.io.hold()`), then hands the comparison table, the
-placements, the sweep, the play cursor's steps and the URL to the deferred refresh
-(served/deferred.py), so a slider's repaint never waits for them. A pan, zoom or
+placements, the sweep, the play cursor's steps, the URL and the trade-off view to the
+deferred refresh (served/deferred.py), so a slider's repaint never waits for them. A
+tap on a point of the trade-off view shows that schedule and V (`_on_tap`). A pan, zoom or
 resize levels the timeline again for what is visible (view/lod.py).
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from html import escape
 
@@ -26,8 +28,9 @@ from ..engine import Result
 from ..memory import Memory
 from ..render.figures import Figures
 from ..render.sweep import V_WIDTH as SWEEP_V_WIDTH
+from ..slicing import Sliced
 from ..text import fill, template
-from ..view import closing, columns, memory_view, readouts, run_view, sweep, teach
+from ..view import closing, columns, memory_view, readouts, run_view, sweep, teach, tradeoff
 from .controls import Controls
 from .deferred import Deferred
 from .glance import GlancePanes, marked
@@ -56,6 +59,10 @@ class Explorer(pn.viewable.Viewer):
         self.closing = pn.pane.HTML("", name="closing", visible=False, sizing_mode="stretch_width")
         self.places = pn.pane.HTML("", name="places", visible=False, sizing_mode="stretch_width")
         self.table = pn.pane.HTML("", name="table", sizing_mode="stretch_width")
+        # The trade-off view (view/tradeoff.py): its note under the chart says what the marks
+        # mean, what is still computing, what was refused, and the caveat.
+        self.tradeoff_note = pn.pane.HTML("", name="tradeoff_note", sizing_mode="stretch_width", margin=(0, 10),
+                                          stylesheets=[NOTE_CSS])
         self.bars_key = pn.pane.HTML("", name="bars_key", width=230, margin=(0, 5))
         self.glance = GlancePanes(s.lang)  # the timeline's key, the ops table, accessible names
         self.memory_readout = pn.pane.HTML("", name="memory_readout", sizing_mode="stretch_width")
@@ -74,7 +81,9 @@ class Explorer(pn.viewable.Viewer):
         self.lines: dict = {}  # the over-time lines at every vertex (columns.figure_view's "lines")
         self.cursor_steps: dict | None = None  # the play cursor's columns, due with the deferred refresh
         self.run_drawn = False  # the run's own sources hold a run (view/run_view.py)
+        self.tradeoff_shown_at = float("-inf")  # when the trade-off's points so far were last drawn (follow_tradeoff)
         s.param.watch(self.draw, "revision")
+        self.figures.sources["tradeoff_points"].selected.on_change("indices", self._on_tap)
         self.draw()
         self.puzzle = PuzzleView(s, self.figures)  # watches after draw: its figure properties come last
         self.figures.timeline.on_change("inner_width", lambda attr, old, new: self.relevel(self.window))
@@ -181,6 +190,41 @@ class Explorer(pn.viewable.Viewer):
                 self.figures.apply(sweep.figure_view(sweep.cached_values(res.config), res.config, lang))
                 self.memory_key.object = memory_view.memory_key_html(lang)
         self.url.write()
+        if res is not None:
+            self.follow_tradeoff(run)
+
+    def follow_tradeoff(self, run: Callable[[Config], Result]) -> None:
+        """The trade-off view, last in the deferred refresh (its runs are the most): when a
+        slice ends in it, the points computed so far are drawn first, and the note says
+        how many are still to come."""
+        s = self.session
+        try:
+            values = s.tradeoff_values(run)
+        except Sliced:
+            ready, now = getattr(run, "ready", None), time.monotonic()
+            if ready is not None and now - self.tradeoff_shown_at >= tradeoff.PARTIAL_MS / 1000:
+                self.show_tradeoff(s.tradeoff_values(tradeoff.ready_only(ready)))
+                self.tradeoff_shown_at = now
+            raise
+        self.show_tradeoff(values)
+
+    def show_tradeoff(self, values: dict) -> None:
+        s = self.session
+        res = s.result
+        with pn.io.hold():
+            self.figures.apply(tradeoff.figure_view(values, tradeoff.current_of(res.config), s.lang))
+            note = tradeoff.note_html(values, res.theory is None, s.lang)
+            self.tradeoff_note.object = f'<div class="pv-tradeoff-note">{note}</div>'
+
+    def _on_tap(self, attr, old, new) -> None:
+        """A point of the trade-off view was tapped: show its schedule at its V, through
+        the session's one change path (as the schedule menu and the V slider do)."""
+        source = self.figures.sources["tradeoff_points"]
+        if not new or new[0] >= len(source.data["schedule"]):
+            return
+        name, V = source.data["schedule"][new[0]], int(source.data["V"][new[0]])
+        source.selected.indices = []  # nothing stays marked, and the same point can be tapped again
+        self.session.update({"schedule": name, "V": V, "custom": False})
 
     def show_notice(self, lang: str) -> None:
         """What is not valid or cannot finish (a warning) and what the rules adjusted
@@ -280,6 +324,8 @@ class Explorer(pn.viewable.Viewer):
             self.memory_row,
             table_title,
             self.table,
+            pn.pane.Bokeh(self.figures.tradeoff, sizing_mode="stretch_width"),
+            self.tradeoff_note,
             # The sweep: the V chart beside the m chart where there is room, below it where there is not.
             pn.FlexBox(pn.pane.Bokeh(self.figures.sweep_m, sizing_mode="stretch_width", **flex("1 1 320px")),
                        pn.pane.Bokeh(self.figures.sweep_v, width=SWEEP_V_WIDTH,
@@ -330,6 +376,7 @@ MORE_CSS = """
 """
 
 
+NOTE_CSS = ":host { font-size: 12px; color: #333; } p { margin: 3px 0; }"
 LINK_CSS = "@media (min-width: 900px) { :host { display: none; } }"
 # Scroll the folded settings into view (`target`: their column).
 SCROLL_JS = "const v = Bokeh.index.find_one(target); if (v) v.el.scrollIntoView();  // its top to the top"

@@ -14,7 +14,7 @@ fields come last, so that a permalink still opens with the schedule.
 
 from __future__ import annotations
 
-from . import closing, memory_view, own_order, puzzle, run_view, schedule_view, teach
+from . import closing, memory_view, own_order, puzzle, run_view, schedule_view, teach, tradeoff
 from .feature import Feature
 
 FEATURES: tuple[Feature, ...] = (
@@ -24,6 +24,7 @@ FEATURES: tuple[Feature, ...] = (
     closing.FEATURE,  # the article's closing section: an encoder in the bubbles, balancing
     memory_view.FEATURE,  # a model: bytes per rank, unequal stages
     teach.FEATURE,  # the teaching toggles: critical path, projector
+    tradeoff.FEATURE,  # every schedule and V as a point, time against memory (no fields: it follows the others)
     puzzle.FEATURE,  # a puzzle: the student places the ops; its fields last (in the URL too)
     run_view.FEATURE,  # a real run read from its traces: no fields (files are not a URL), its layouts and data
 )

@@ -88,6 +88,22 @@ def label_palette(chunks: int) -> list[str]:
     return [label_color(c) for c in chunk_palette(chunks)]
 
 
+# One colour (Okabe-Ito, safe for colour-blind readers), marker and dash per schedule, in
+# the registry's order: the sweep's lines and the trade-off's points. Past the eight
+# colours a colour comes back with another marker and dash, so no two schedules look alike.
+SCHEDULE_COLORS = ("#000000", "#E69F00", "#56B4E9", "#009E73", "#0072B2", "#D55E00", "#CC79A7", "#F0E442")
+# (The ninth, black again, takes a shape of its own: a cross drawn inside a black marker would not show.)
+SCHEDULE_MARKERS = ("circle", "square", "triangle", "diamond", "inverted_triangle", "star", "hex", "plus", "square_pin",
+                    "square_x", "triangle_pin", "circle_x")
+SCHEDULE_DASHES = ("solid", "dashed", "dotted", "dotdash", "dashdot", "solid", "dashed", "dotted")
+
+
+def schedule_style(i: int) -> tuple[str, str, str]:
+    """(colour, marker, dash) of the i-th schedule (the registry's order)."""
+    return (SCHEDULE_COLORS[i % len(SCHEDULE_COLORS)], SCHEDULE_MARKERS[i % len(SCHEDULE_MARKERS)],
+            SCHEDULE_DASHES[(i + i // len(SCHEDULE_COLORS)) % len(SCHEDULE_DASHES)])
+
+
 def as_data() -> dict:
     return {
         # Palettes for 1..MAX_CHUNKS chunks, and their label colours, ready to use.
@@ -97,6 +113,8 @@ def as_data() -> dict:
         "wOnlyColor": W_ONLY_COLOR, "bubbleHatch": BUBBLE_HATCH, "beforeOutline": BEFORE_OUTLINE,
         "rankPalette": list(RANK_PALETTE),
         "maxChunks": MAX_CHUNKS, "paramsColor": PARAMS_COLOR, "overColor": OVER_COLOR, "overText": OVER_TEXT,
+        "scheduleColors": list(SCHEDULE_COLORS), "scheduleMarkers": list(SCHEDULE_MARKERS),
+        "scheduleDashes": list(SCHEDULE_DASHES),
     }
 
 

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import re
 
-from . import closing, commands, engine, explorer, memory, own_order, puzzle, schedules, teach, traces
+from . import closing, commands, engine, explorer, memory, own_order, puzzle, schedules, teach, traces, tradeoff
 
-PARTS = (engine, schedules, explorer, memory, own_order, closing, teach, puzzle, commands, traces)
+PARTS = (engine, schedules, explorer, memory, own_order, closing, teach, puzzle, commands, traces, tradeoff)
 
 _SLOT = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 
