@@ -21,7 +21,7 @@ from pipeviz.served import Explorer
 from pipeviz.text import template
 from pipeviz.view import readouts, tradeoff
 from pipeviz.view.columns import figure_view
-from pipeviz.view.fields import PRESETS
+from pipeviz.view.fields import FIELDS, PRESETS
 from pipeviz.view.state import config as state_config
 
 pytestmark = pytest.mark.browser
