@@ -449,6 +449,12 @@
     root.document.documentElement.setAttribute('lang', lang);
     var title = byId('pv-table-title');
     if (title) title.textContent = T.template('table.title', lang);
+    // The head's link to the folded settings, their column's name and the bar's (page.TEMPLATE).
+    var more = T.template('group.more', lang);
+    this.setText('pv-more-link', more);
+    var aside = byId('pv-more'), bar = root.document.querySelector('.pv-bar');
+    if (aside) aside.setAttribute('aria-label', more);
+    if (bar) bar.setAttribute('aria-label', T.template('bar.label', lang));
     X.glance.relabel(lang);
     this.runRelabel(lang);
     this.shownLang = lang;

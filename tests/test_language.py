@@ -184,6 +184,8 @@ def english_on_screen(page, only_shown: bool = False) -> dict:
     for where, text in page.evaluate(COLLECT, only_shown):
         if where.startswith("panel.models.markup."):
             text = unescape(text)  # Panel sends its HTML panes' markup escaped, and unescapes it in the browser
+        if where.rsplit(".", 1)[-1] in ("color", "line_color", "fill_color", "marker"):
+            continue  # a glyph's colour or marker column (the trade-off's points), never shown as text
         if where != "text" and not where.startswith("attr"):
             text = from_markup(text)  # a Div's HTML: the words, not the markup
         text = re.sub(r"@\{?[A-Za-z_]+\}?(\{[^}]*\})?|\$[a-z_]+", " ", text)  # hover fields and their formats

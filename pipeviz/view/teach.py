@@ -288,6 +288,7 @@ def texts(lang: str) -> dict:
         "ops_hover": {"description": t("tool.hover_ops")},
         "bubbles_hover": {"description": t("tool.hover_idle")},
         "stuck_hover": {"description": t("tool.hover_stuck")},
+        "comm_hover": {"description": t("tool.hover_comm")},
     }
 
 

@@ -38,5 +38,6 @@ STRINGS = {
     "tool.tap": ("Tap: follow a micro-batch, or ask why a rank idles", "点选：跟踪一个微批次，或看 rank 为何空闲"),
     "tool.hover_ops": ("Hover: ops", "悬停：操作"),
     "tool.hover_idle": ("Hover: why a rank idles", "悬停：rank 为何空闲"),
+    "tool.hover_comm": ("Hover: a real run's communication", "悬停：真实运行的通信"),
     "tool.hover_stuck": ("Hover: ops an order of one's own cannot run", "悬停：自定义顺序中卡住的操作"),
 }
