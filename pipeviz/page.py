@@ -237,7 +237,6 @@ TEMPLATE = """
       <div class="pv-slot"><div id="pv-notice" class="pv-notice" role="status" hidden></div>
         <div id="pv-summary" class="pv-summary">{{ summary }}</div></div>
       <div id="pv-readout" class="pv-readout-box" role="status" aria-live="polite"></div>
-      <div id="pv-puzzle" class="pv-puzzle-box">{{ puzzle_block }}</div>
       <div id="pv-closing" class="pv-readout-box" role="status" aria-live="polite"></div>
       <div id="pv-legend" class="pv-legend-box"></div>
       <div class="pv-charts-grid">
@@ -245,6 +244,7 @@ TEMPLATE = """
         <div class="pv-bars">{{ embed(roots.layout_bars) }}<div id="pv-bars-key" class="pv-bars-key"></div></div>
         <div class="pv-ot">{{ embed(roots.layout_over_time) }}<div id="pv-lines-key" class="pv-lines-box"></div></div>
       </div>
+      <div id="pv-puzzle" class="pv-puzzle-box">{{ puzzle_block }}</div>
       <div id="pv-places" class="pv-readout-box"></div>
       <details id="pv-ops" class="pv-ops-details"><summary id="pv-ops-summary">{{ ops_title }}</summary>
         <label class="pv-ops-rank"><span id="pv-ops-rank-label">{{ ops_rank }}</span>

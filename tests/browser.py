@@ -111,4 +111,4 @@ def open_group(page, key: str, lang: str = "en") -> None:
     """Unfold one of the settings' groups (`group.display`, `costs.title`, ...) under More settings."""
     from pipeviz.text import template
 
-    page.get_by_role("button", name=template(key, lang)).first.click()
+    page.get_by_role("button", name=template(key, lang), exact=True).first.click()

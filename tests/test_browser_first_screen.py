@@ -119,7 +119,7 @@ def test_nothing_overlaps_at_the_extremes(page, explorer, width):
     assert page.evaluate("() => document.documentElement.scrollWidth") <= width
     # The folded groups open too: their widgets must not overlap each other or the charts' controls.
     for title in ("costs.title", "model.title", "own.title", "group.closing", "group.display"):
-        page.get_by_role("button", name=template(title)).first.click()
+        page.get_by_role("button", name=template(title), exact=True).first.click()
     page.locator("textarea").first.wait_for()
     page.evaluate("() => window.scrollTo(0, 0)")  # the sticky bar covers what scrolls under it, by design
     page.wait_for_function("() => scrollY === 0")
@@ -187,7 +187,7 @@ def test_show_my_order_shows_an_edit_at_one_press_and_goes_to_the_top(page, expl
     which, base = explorer
     page.set_viewport_size({"width": 1400, "height": 700})
     open_view(page, base, expect="27.27%")
-    page.get_by_role("button", name=template("own.title")).first.click()
+    page.get_by_role("button", name=template("own.title"), exact=True).first.click()
     box = page.locator("textarea").first
     box.fill(ORDER)
     show = page.get_by_role("button", name=template("field.custom"))

@@ -278,7 +278,7 @@ def test_the_m_slider_offers_what_the_order_accepts_and_never_disagrees_with_the
 def test_costs_say_backward_2_is_tb_plus_tw_and_their_labels_stand_apart(page, explorer, errors):
     which, base = explorer
     open_view(page, base)
-    page.get_by_role("button", name=template("costs.title")).click()
+    page.get_by_role("button", name=template("costs.title"), exact=True).click()
     page.get_by_text("backward 2 = t_b + t_w").first.wait_for()
     boxes = [page.get_by_text(template(f"field.{k}"), exact=True).first.bounding_box() for k in ("tf", "tb", "tw", "comm")]
     for i, a in enumerate(boxes):
@@ -301,12 +301,12 @@ def test_every_control_has_a_name_and_the_readout_is_announced(page, explorer, e
     page.get_by_role("group", name=names["play_speed"]).wait_for()
     page.get_by_role("combobox", name=names["schedule"]).wait_for()  # a menu of names in the article's bar
     page.get_by_role("group", name=names["lang"]).wait_for()
-    page.get_by_role("button", name=template("group.display")).first.click()  # the unit is folded with the display's settings
+    page.get_by_role("button", name=template("group.display"), exact=True).first.click()
     page.get_by_role("group", name=names["unit"]).wait_for()
     assert page.get_by_role("button", name="English").get_attribute("aria-pressed") == "true"
     page.get_by_role("combobox", name=template("field.preset")).wait_for()
     # The closing section's e_f and e_b: with them, every slider of the explorer is named.
-    page.get_by_role("button", name=template("group.closing")).first.click()
+    page.get_by_role("button", name=template("group.closing"), exact=True).first.click()
     for key in ("ef", "eb"):
         page.get_by_role("slider", name=names[key]).wait_for()
     handles = page.locator(".noUi-handle")  # what Bokeh draws for every slider, named or not

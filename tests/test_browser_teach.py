@@ -11,7 +11,7 @@ import sys
 
 import numpy as np
 import pytest
-from browser import ARTIFACTS, screenshot, served_app, tap
+from browser import ARTIFACTS, open_group, screenshot, served_app, tap
 
 from pipeviz import Config, Costs, run
 from pipeviz.causes import critical_path
@@ -202,6 +202,7 @@ def test_tapping_a_box_of_merged_ops_asks_to_zoom_in(page, explorer):
 def test_the_critical_path_is_as_long_as_the_makespan(page, explorer):
     kind = explorer("?schedule=zb-h1&P=5&m=9&comm=0.25", ready="simulated")
     res = run(Config("zb-h1", 5, 9, costs=Costs(comm=0.25)))
+    open_group(page, "group.display")  # the teaching toggles fold with the display's settings
     page.get_by_role("button", name=template("field.critical", "en")).click()
     page.wait_for_function("Bokeh.documents[0].get_model_by_name('critical_path').data.op.length > 0")
     ops = column(page, "critical_path", "op")
@@ -251,7 +252,8 @@ def test_playing_moves_the_cursor_and_the_bars_count_at_its_time(page, explorer)
     assert clock(page) == template("play.clock") + ": " + fill("play.time", "en", t=number(t), makespan=number(makespan))
     screenshot(page, f"teach-play-{kind}")
     # Scrub: the slider's handle, by keyboard; the cursor and bars follow.
-    handle = page.locator(".noUi-handle").last
+    handle = page.evaluate_handle("""() => Bokeh.index.find_one(Bokeh.documents[0].get_model_by_name('play_time'))
+        .shadow_el.querySelector('.noUi-handle')""").as_element()  # the time slider's, wherever it sits
     handle.focus()
     handle.press("PageDown")
     page.wait_for_function("(t) => Bokeh.documents[0].get_model_by_name('play_time').value !== t", arg=t)
@@ -333,6 +335,7 @@ def test_the_sweep_points_are_the_engines_bubbles(page, explorer):
 def test_the_projector_enlarges_text_and_rows(page, explorer):
     explorer()
     before = model(page, "timeline", "height")
+    open_group(page, "group.display")
     page.get_by_role("button", name=template("field.projector", "en")).click()
     page.wait_for_function("Bokeh.documents[0].get_model_by_name('timeline_title').text_font_size === '22px'")
     assert model(page, "timeline", "height") == teach.timeline_height(4, True) > before

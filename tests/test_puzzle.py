@@ -352,11 +352,14 @@ def test_the_rule_keeps_a_puzzle_placeable_by_hand():
     s.update({"puzzle": "interleaved"})
     assert (s.P, s.m, s.V, s.schedule) == (P_MAX, M_MAX, 2, "interleaved")
     assert {n.key for n in s.notes} == {"rule.puzzle_max"}  # the puzzle brings its V along
-    s.update({"m": 3})  # Megatron's interleaved order needs m >= P: m moves as par's rule would move it
-    assert s.m == P_MAX and s.notes[0].key == "rule.m_snap"
+    s.update({"m": 3})  # below m = P the puzzle is PyTorch's interleaved order: m stays
+    assert s.m == 3 and s.problem is None and "rule.m_snap" not in {n.key for n in s.notes}
+    s.update({"m": P_MAX})
     s.update({"moves": "0F0,0F7,1F0"})
-    s.update({"m": 1})  # before the moves are replayed at it: they stay
-    assert s.m == P_MAX and s.moves == "0F0,0F7,1F0"
+    s.update({"m": 1})  # 0F7 and all after it no longer fit: the moves that do stay, and a note says so
+    assert (s.m, s.moves) == (1, "0F0") and s.notes[0].key == "rule.puzzle_moves"
+    s.update({"m": P_MAX})
+    s.update({"moves": "0F0,0F7,1F0"})
     s.update({"P": 4, "m": 6})  # 0F7 and all after it no longer fit
     assert (s.P, s.m, s.moves) == (4, 6, "0F0") and s.notes[0].key == "rule.puzzle_moves"
     s.update({"V": 1})

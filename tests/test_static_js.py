@@ -532,11 +532,11 @@ def test_the_syntax_check_catches_newer_javascript():
     assert es2019_problems("x.js", "var s = 'a?.b ?? 10n'; var t = a ? .5 : b;") == []
 
 
-def test_the_page_drops_only_comments_that_stand_alone():
-    """page.lean drops each script's leading /* */ block, every line that is only a
-    // comment, and indentation. That is safe while no script has a template literal
-    (a // line inside one would be text; so would its indentation): every backtick is
-    in a comment; nor a string continued on the next line."""
+def test_the_page_minifies_what_means_nothing_and_keeps_strings():
+    """page.lean minifies each script (rjsmin): comments, indentation and spaces go,
+    strings stay whole, a // inside one included. rjsmin reads ES5's tokens: no script
+    may have a template literal (every backtick is in a comment) nor a string
+    continued on the next line."""
     from pipeviz.page import lean
 
     for path in JS_FILES:
@@ -546,4 +546,6 @@ def test_the_page_drops_only_comments_that_stand_alone():
                 assert in_comment, f"{path.name}:{n}: a backtick in code"
             assert not line.endswith("\\"), f"{path.name}:{n}: a line continued"
     code = "/* head\n * more */\nvar a = 1; // kept\n  // dropped\n    var b = '//x';\n"
-    assert lean(code) == "var a = 1; // kept\nvar b = '//x';\n"
+    assert lean(code) == "var a=1;var b='//x';"
+    assert lean("var re = /a\\/\\/b/g; // gone\nvar s = \"/* not a comment */\";") == \
+        'var re=/a\\/\\/b/g;var s="/* not a comment */";'

@@ -314,10 +314,10 @@ class Explorer(pn.viewable.Viewer):
         main = pn.Column(
             slot,
             self.readout,
-            self.puzzle,
             self.closing,
             self.glance.legend,
             charts,
+            self.puzzle,  # below the timeline it fills: put away, it keeps the chart on a phone's first screen
             self.places,
             self.glance.ops_card,
             self.memory_readout,
