@@ -33,7 +33,9 @@ CONTROLS = """() => {
   const walk = (root) => {
     root.querySelectorAll('button, select, input, textarea, .noUi-target').forEach((el) => {
       const r = el.getBoundingClientRect(), s = getComputedStyle(el);
-      if (r.width > 0 && r.height > 0 && s.visibility !== 'hidden' && !(el.type === 'radio' || el.type === 'checkbox') &&
+      // checkVisibility: a closed <details> keeps its content's boxes (content-visibility: hidden)
+      if (r.width > 0 && r.height > 0 && el.checkVisibility() && s.visibility !== 'hidden' &&
+          !(el.type === 'radio' || el.type === 'checkbox') &&
           !el.classList.contains('bk-spin-btn'))  // a spinner's arrows are parts of its input
         out.push({what: el.tagName + (el.className ? '.' + String(el.className).split(' ')[0] : '') + ' ' +
                   (el.textContent || el.getAttribute('aria-label') || '').trim().slice(0, 30),

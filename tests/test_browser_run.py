@@ -17,6 +17,7 @@ from tracegen import SHARED, rank_files
 
 from pipeviz.errors import PipevizError
 from pipeviz.page import build
+from pipeviz.text import template
 from pipeviz.trace import read_traces, report
 from pipeviz.view.run_view import readout_values
 
@@ -112,7 +113,7 @@ def test_a_shared_run_beside_its_model_what_if_and_back(explorer, tab):
     tab.locator(".pv-measured").filter(has_text=f"{expected} measured").first.wait_for(timeout=60_000)
     # Back to the schedules.
     controls(tab, which)
-    tab.get_by_role("button", name="Back to the schedules").last.click()
+    tab.get_by_role("button", name=template("run.back")).last.click()
     tab.get_by_text(SHOWN).first.wait_for(timeout=60_000)
     assert tab.locator(".pv-measured").count() == 0
     tab.wait_for_function("() => Bokeh.documents.some((d) => { const m = d.get_model_by_name('run_model');"
@@ -186,6 +187,6 @@ def test_bad_files_give_the_clis_line_and_the_explorer_keeps_working(explorer, t
             document.body.dispatchEvent(new DragEvent('drop', {dataTransfer: dt, bubbles: true, cancelable: true}));
         }""", [{"name": p.name, "b64": base64.b64encode(p.read_bytes()).decode()} for p in paths])
         tab.locator(".pv-measured").filter(has_text="28.94% measured").first.wait_for(timeout=60_000)
-        tab.get_by_role("button", name="Back to the schedules").last.click()
+        tab.get_by_role("button", name=template("run.back")).last.click()
         tab.get_by_text(SHOWN).first.wait_for(timeout=60_000)
     assert errors == []

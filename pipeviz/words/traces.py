@@ -131,7 +131,7 @@ STRINGS = {
     "run.files": ("Trace files, one per rank", "跟踪文件，每个 rank 一个"),
     "run.drop": ("or drop them anywhere on the page", "或者把它们拖到页面上任意位置"),
     "run.whatif": ("What if: every schedule at these costs", "假如：所有调度都用这组开销"),
-    "run.back": ("Back to the schedules", "回到调度"),
+    "run.back": ("Close the run: back to the schedules", "关闭运行：回到调度"),
     "run.reading": ("reading {files}…", "正在读取 {files}…"),
     "run.too_large": (
         "{size} of traces: the {where} reads at most {max} at a time; for larger traces use the command line "
