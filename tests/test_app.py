@@ -10,6 +10,7 @@ from pipeviz import NAMES, Config, Costs, run
 from pipeviz.served import Explorer
 from pipeviz.view import teach, tradeoff
 from pipeviz.view.palette import MAX_CHUNKS
+from pipeviz.view.state import row_config
 
 
 @pytest.fixture
@@ -393,7 +394,8 @@ def test_the_deferred_table_runs_the_engine_a_run_per_tick_and_stops_for_a_newer
     # A run per schedule and 3 placements, less one (1f1b's row is its own placement), then
     # the trade-off's points the table has not run (every V of interleaved and Looped BFS
     # but the table's), one per slice, and a last slice that finds them all.
-    points = tradeoff.extra_runs(app.session.state(), app.session.result.config)
+    st = app.session.state()
+    points = tradeoff.extra_runs(st, app.session.result.config, {row_config(st, n) for n in NAMES})
     assert len(points) == 14  # interleaved and Looped BFS at V = 1, 3..8
     assert slices == len(NAMES) + 3 + len(points)
     assert app.table.object == whole.table.object and app.places.object == whole.places.object

@@ -23,6 +23,7 @@ from pipeviz.view import readouts, tradeoff
 from pipeviz.view.columns import figure_view
 from pipeviz.view.fields import FIELDS, PRESETS
 from pipeviz.view.state import config as state_config
+from pipeviz.view.state import row_config
 
 pytestmark = pytest.mark.browser
 
@@ -240,7 +241,10 @@ def test_the_deferred_table_runs_the_engine_a_run_per_task_and_follows_a_change_
     # Every slice but the last ran one (a run per schedule and 3 placements, less one:
     # 1f1b's row is its own placement; then the trade-off's points the table has not
     # run), each kept for the next slices.
-    extra = lambda m: len(tradeoff.extra_runs(state_config_of(m), state_config(state_config_of(m))))  # noqa: E731
+    def extra(m: int) -> int:
+        st = state_config_of(m)
+        return len(tradeoff.extra_runs(st, state_config(st), {row_config(st, n) for n in NAMES}))
+
     assert slices == [[gen, k] for k in range(len(slices))] and len(slices) == len(NAMES) + 3 + extra(9)
     st = state(page)
     app = Explorer()

@@ -77,14 +77,13 @@ def values(state: dict, cfg: Config, run: Callable[[Config], Result]) -> dict:
     return out
 
 
-def extra_runs(state: dict, cfg: Config) -> set[Config]:
-    """The configurations the points run that the comparison table does not (every V of
-    interleaved and Looped BFS but the table's, with a model each row's own split):
-    the deferred refresh's slices beyond the table's."""
+def extra_runs(state: dict, cfg: Config, table: set[Config]) -> set[Config]:
+    """The configurations the points run that the comparison table (`table`: its rows'
+    configurations, view/state.row_config's) does not: every V of interleaved and
+    Looped BFS but the table's, with a model each row's own split; the deferred
+    refresh's slices beyond the table's."""
     from ..registry import check
-    from .state import row_config
 
-    table = {row_config(state, name) for name in NAMES}
     model = model_of(state)
     weights = parse_weights(state["weights"]) if state["stages"] == "list" else None
     out = set()
