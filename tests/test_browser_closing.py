@@ -2,15 +2,15 @@
 the readout and the encoder ops move; open BPipe from a URL."""
 
 import pytest
-from browser import screenshot, served_app, source_length
+from browser import open_group, screenshot, served_app, source_length
 
 from pipeviz import Config, run
 from pipeviz.config import Encoder
 from pipeviz.order import EB, EF
+from pipeviz.text import template
 
 pytestmark = pytest.mark.browser
 
-EF_HANDLE = 3  # the sliders in order: P, m, V, e_f, e_b
 
 
 @pytest.fixture(scope="module")
@@ -59,7 +59,8 @@ def test_dragging_e_f_moves_the_readout_and_the_encoder_ops(page, app_url, error
     page.goto(app_url)
     wait_for_text(page, "27.27% simulated")
     assert encoder_starts(page) == []
-    handle = page.locator(".noUi-handle").nth(EF_HANDLE)
+    open_group(page, "group.closing")  # the encoder's and balancing's settings fold under More settings
+    handle = page.get_by_role("slider", name=template("field.ef"))
     handle.focus()
     handle.press("ArrowRight")  # e_f 0.5 -> 0.6: the encoder goes into the bubbles
     res, starts = expected(0.6)
@@ -100,10 +101,12 @@ def test_balance_from_a_url(page, app_url, errors):
                                           === "Peak resident, balanced (BPipe)")""")
     screenshot(page, "app-bpipe")
     # The switch is a checkbox with a name; unticking it brings the staircase back.
+    open_group(page, "group.closing")
     box = page.get_by_role("checkbox", name="Balance activations (pair rank r with rank P-1-r)")
     assert box.is_checked()
     box.uncheck()
-    page.wait_for_function("location.search.includes('balance=0')")
+    # The URL names what differs from the defaults: balancing off is the default.
+    page.wait_for_function("location.search.length > 1 && !/balance=|preset=bpipe/.test(location.search)")
     assert page.locator(".pv-closing").count() == 0 or not page.locator(".pv-closing").is_visible()
     page.get_by_role("checkbox", name="frozen encoder (no backward)").check()  # turns the encoder on, frozen
     page.get_by_text("the encoder now runs in the bubbles").wait_for()

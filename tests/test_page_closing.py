@@ -6,17 +6,17 @@ compared with the served app's Python for the same state."""
 from __future__ import annotations
 
 import pytest
-from browser import screenshot
+from browser import open_group, screenshot
 from test_page import assert_models_match, build_page, open_page, settled, state, written
 
 from pipeviz import Config, run
 from pipeviz.config import Encoder
 from pipeviz.order import EB, EF
 from pipeviz.served import Explorer
+from pipeviz.text import template
 
 pytestmark = pytest.mark.browser
 
-EF_HANDLE = 3  # the page's sliders in order: P, m, V, e_f, e_b
 
 ENCODER_STARTS = """() => { const m = Bokeh.documents[0].get_model_by_name('ops');
     const out = []; m.data.kind.forEach((k, i) => { if (k === KF || k === KB) out.push(m.data.left[i]); });
@@ -47,7 +47,8 @@ def served(st: dict) -> Explorer:
 def test_dragging_e_f_moves_the_readout_and_the_encoder_ops(page, page_file, errors):
     open_page(page, page_file)
     assert page.evaluate(ENCODER_STARTS) == []
-    handle = page.locator(".noUi-handle").nth(EF_HANDLE)
+    open_group(page, "group.closing")  # the encoder's and balancing's settings fold under More settings
+    handle = page.get_by_role("slider", name=template("field.ef"))
     handle.focus()
     handle.press("ArrowRight")  # e_f 0.5 -> 0.6: the encoder goes into the bubbles
     res = run(Config("1f1b", 4, 8, encoder=Encoder(0.6, 1.0, "bubbles")))
@@ -90,6 +91,7 @@ def test_flatten_the_staircase(page, page_file, errors):
     app = served(st)
     assert written(page, "pv-closing") == app.closing.object
     assert written(page, "pv-bars-key") == app.bars_key.object
+    open_group(page, "group.closing")
     page.get_by_role("checkbox", name="Balance activations (pair rank r with rank P-1-r)").uncheck()
     page.wait_for_function("PipevizExplorer.get().state().balance === false")
     settled(page)
