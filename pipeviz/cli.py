@@ -346,7 +346,7 @@ def _config(args: argparse.Namespace) -> Config:
     if (name, args.V is not None and args.V > 1) == (V_STEP[0], True):
         # The explorers' rule (view/schedule_view.py): V > 1 on 1F1B is interleaved 1F1B.
         name = V_STEP[1]
-        print(f"pipeviz: {fill('rule.to_interleaved', 'en', V=args.V)}", file=sys.stderr)
+        NOTES.append(fill("rule.to_interleaved", "en", V=args.V))
     spec = registry.get(name)
     V = args.V if args.V is not None else spec.own_V(1)
     P = args.P if args.P is not None else 4
@@ -553,11 +553,20 @@ def _add_figure_parser(sub) -> None:
     p.add_argument("--projector", action="store_true", help="larger text and rows, for a lecture hall")
 
 
+# What the command changed of what was asked (a rule the explorers apply too), said on
+# stderr once it has succeeded: a refusal stays one line.
+NOTES: list[str] = []
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    NOTES.clear()
     try:
-        return _dispatch(args)
+        code = _dispatch(args)
+        for note in NOTES:
+            print(f"pipeviz: {note}", file=sys.stderr)
+        return code
     except (PipevizError, DeadlockError, CliError) as e:
         _fail(parser.prog, e)
         return EXIT_USAGE

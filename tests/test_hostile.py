@@ -70,7 +70,8 @@ def test_any_command_line_gives_output_or_one_line(argv):
         assert len(lines) == 1 and "error:" in lines[0], (argv, err)
         assert out == ""
         return
-    assert err == ""
+    # Success says nothing on stderr but the rules' notes (e.g. V > 1 on 1F1B runs interleaved 1F1B).
+    assert all(line.startswith("pipeviz: ") for line in err.splitlines()), err
     if argv[0] == "export" and not ({"--format", "-f"} & set(argv)) or "json" in _last(argv, ("--format", "-f")):
         data = json.loads(out)  # strict JSON: NaN and Infinity would fail to parse as finite numbers below
         numbers = [v for v in _leaves(data) if isinstance(v, float)]
