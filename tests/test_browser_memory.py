@@ -2,7 +2,7 @@
 HBM budget, and sees the tight rank flagged."""
 
 import pytest
-from browser import screenshot, served_app, source_length
+from browser import open_group, screenshot, served_app, source_length
 
 pytestmark = pytest.mark.browser
 
@@ -45,7 +45,7 @@ def test_pick_a_preset_and_a_budget_and_see_the_tight_rank(page, app_url):
     page.goto(app_url)
     page.get_by_text("27.27% simulated").first.wait_for(timeout=30_000)
     assert not model_prop(page, "memory", "visible")
-    page.get_by_text("Model and memory").first.click()
+    open_group(page, "model.title")  # the model's settings fold under More settings
     page.get_by_label("Model", exact=True).select_option(label="GPT-3 6.7B")
     # P=4: each rank holds 8 layers; rank 0 also the embedding. 1F1B holds 4 micro-batches
     # of 8 layers at 912 MiB on rank 0: 28.5 GiB of activations, 55.57 GiB in all.
