@@ -142,18 +142,19 @@ def test_over_time_in_gib(app):
 def test_table_greys_what_does_not_fit_and_marks_the_fastest_that_does(app):
     """P=4, m=8, Llama-2 13B with flash attention, 64 GiB: each rank holds 10 layers
     (47 GiB of parameters and optimizer state). GPipe and Looped BFS (8 micro-batches in
-    flight), ZB-H2 (up to 2P-1), ZB-V and DualPipe-V (2P+1 chunks) do not fit; 1F1B and ZB-H1 do (62.61 GiB),
+    flight), interleaved (its row at V = 2: at V = 1 it is 1F1B), ZB-H2 (up to 2P-1), ZB-V and
+    DualPipe-V (2P+1 chunks) do not fit; 1F1B and ZB-H1 do (62.61 GiB),
     V-Half (61.73) and V-Min with less, and V-Half is the fastest that fits (26.5 against ZB-H1's 27),
     though ZB-V is faster still."""
     app.session.param.update(model="llama2-13b", act="flash", hbm=64.0)
     html = app.table.object
     assert "<th>peak memory (tightest rank)</th>" in html
     rows = {r["name"]: r for r in app.session.table_rows()}
-    assert {n for n, r in rows.items() if not r["mem"]["fits"]} == {"gpipe", "looped-bfs", "zb-h2", "zb-v",
-                                                                     "dualpipe-v"}
+    assert {n for n, r in rows.items() if not r["mem"]["fits"]} == {"gpipe", "interleaved", "looped-bfs", "zb-h2",
+                                                                     "zb-v", "dualpipe-v"}
     assert [n for n, r in rows.items() if r["best"]] == ["v-half"]
     assert rows["zb-v"]["makespan"] < rows["v-half"]["makespan"] < rows["zb-h1"]["makespan"]
-    for name in ("gpipe", "looped-bfs", "zb-h2", "zb-v", "dualpipe-v"):
+    for name in ("gpipe", "interleaved", "looped-bfs", "zb-h2", "zb-v", "dualpipe-v"):
         assert f'class="pv-nofit" data-schedule="{name}"' in html
     assert '<tr class="pv-best" data-schedule="v-half">' in html
     assert "61.73 GiB · fastest that fits" in html and "75.89 GiB · does not fit" in html
