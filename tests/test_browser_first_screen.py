@@ -201,5 +201,5 @@ def test_show_my_order_shows_an_edit_at_one_press_and_goes_to_the_top(page, expl
     assert "Your order" in page.locator(".pv-readout").first.inner_text()
     page.wait_for_function("() => scrollY === 0")  # back at the top, where the readout and the notice are
     assert page.locator(".pv-notice").first.bounding_box()["y"] < 700
-    page.get_by_role("button", name=template("own.back")).click()
+    page.get_by_role("button", name=template("own.back"), exact=True).click()
     page.locator(".pv-readout").filter(has_text="(P-1)/(m+P-1)").first.wait_for()  # 1F1B again, at the order's P and m
