@@ -112,3 +112,13 @@ def open_group(page, key: str, lang: str = "en") -> None:
     from pipeviz.text import template
 
     page.get_by_role("button", name=template(key, lang), exact=True).first.click()
+
+
+def write_page(path: Path, *flags: str) -> Path:
+    """`python -m pipeviz page -o path [flags]`, as a reader writes it; fails the test on
+    any error (Bokeh's validation says ERROR on stderr)."""
+    p = subprocess.run([sys.executable, "-m", "pipeviz", "page", "-o", str(path), *flags],
+                       capture_output=True, text=True, timeout=180)
+    assert p.returncode == 0, p.stderr
+    assert "ERROR" not in p.stderr, p.stderr
+    return path

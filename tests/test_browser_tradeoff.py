@@ -8,11 +8,9 @@ moves every point. Screenshots at 390 and 1400 px in both languages
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 
 import pytest
-from browser import ARTIFACTS, served_app
+from browser import ARTIFACTS, served_app, write_page
 from playwright.sync_api import expect
 
 from pipeviz.text import template
@@ -74,11 +72,7 @@ def app_url():
 
 @pytest.fixture(scope="module")
 def page_file(tmp_path_factory):
-    path = tmp_path_factory.mktemp("page") / "explorer.html"
-    p = subprocess.run([sys.executable, "-m", "pipeviz", "page", "-o", str(path)], capture_output=True, text=True,
-                       timeout=180)
-    assert p.returncode == 0, p.stderr
-    return path
+    return write_page(tmp_path_factory.mktemp("page") / "explorer.html")
 
 
 @pytest.fixture(params=["app", "page"])

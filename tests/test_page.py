@@ -12,7 +12,7 @@ import subprocess
 import sys
 
 import pytest
-from browser import choose_schedule, open_group, screenshot
+from browser import choose_schedule, open_group, screenshot, write_page
 
 from pipeviz import NAMES, Config, Costs, run
 from pipeviz.page import widget_texts
@@ -34,12 +34,7 @@ BUDGET_BYTES = 2_000_000
 DEFAULT_HASH = ""  # a page at the view it was built for names nothing in its URL
 
 
-def build_page(path, *flags):
-    p = subprocess.run([sys.executable, "-m", "pipeviz", "page", "-o", str(path), *flags],
-                       capture_output=True, text=True, timeout=180)
-    assert p.returncode == 0, p.stderr
-    assert "ERROR" not in p.stderr, p.stderr  # Bokeh's validation says ERROR on stderr
-    return path
+build_page = write_page
 
 
 @pytest.fixture(scope="module")
