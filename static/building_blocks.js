@@ -17,7 +17,7 @@
   'use strict';
 
   // The lanes' numbers, WS (the lane of every W before step 6) and PERIOD (units between
-  // one micro-batch's block and the next's): building_blocks.py's, as data (page.codes).
+  // one micro-batch's block and the next's): building_blocks.py's, as data (page_document.codes).
   var LANES = PIPEVIZ_DATA.codes.lanes;
   var F0 = LANES.F0, F1 = LANES.F1, B1 = LANES.B1, B0 = LANES.B0, W1 = LANES.W1, W0 = LANES.W0;
   var WS = LANES.WS, PERIOD = LANES.PERIOD;

@@ -200,7 +200,7 @@
   // Orders (order.py): each rank's ops in execution order, flat and rank-major.
 
   // The op kinds' codes, their names in the notation (a code is its name's index) and
-  // the placements: order.py's, as data (PIPEVIZ_DATA.codes, page.codes).
+  // the placements: order.py's, as data (PIPEVIZ_DATA.codes, page_document.codes).
   var CODES = DATA.codes, K = CODES.kinds;
   var F = K.F, B = K.B, I = K.I, W = K.W, FB = K.FB, EF = K.EF, EB = K.EB;
   var KIND_NAMES = CODES.kindNames;

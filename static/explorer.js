@@ -449,7 +449,7 @@
     root.document.documentElement.setAttribute('lang', lang);
     var title = byId('pv-table-title');
     if (title) title.textContent = T.template('table.title', lang);
-    // The head's link to the folded settings, their column's name and the bar's (page.TEMPLATE).
+    // The head's link to the folded settings, their column's name and the bar's (page_document.TEMPLATE).
     var more = T.template('group.more', lang);
     this.setText('pv-more-link', more);
     var aside = byId('pv-more'), bar = root.document.querySelector('.pv-bar');

@@ -362,7 +362,7 @@
   // ---------------------------------------------------------------------------
   // Files -> a run (read.py).
 
-  var COMPUTE_KINDS = root.PIPEVIZ_DATA.codes.traceKinds; // trace/names.py's, as data (page.codes)
+  var COMPUTE_KINDS = root.PIPEVIZ_DATA.codes.traceKinds; // trace/names.py's, as data (page_document.codes)
 
   function isNumber(x) { return typeof x === 'number' && isFinite(x); }
 

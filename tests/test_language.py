@@ -29,7 +29,7 @@ import pytest
 from browser import screenshot, served_app
 
 import pipeviz.figure  # noqa: F401  (its messages join the strings table only once it is imported)
-from pipeviz.page import page_data
+from pipeviz.page_document import page_data
 from pipeviz.registry import NAMES
 from pipeviz.text import table, template
 

@@ -1,5 +1,6 @@
 """Data flows one way: nothing below the rendering layer imports bokeh or panel."""
 
+import os
 import subprocess
 import sys
 
@@ -17,9 +18,24 @@ def test_engine_and_cli_import_no_bokeh_or_panel():
 
 
 def test_page_builder_does_not_import_panel():
-    code = "import sys, pipeviz.page; print('panel' in sys.modules)"
+    code = "import sys, pipeviz.page_document; print('panel' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"
+
+
+def test_page_from_its_template_imports_no_bokeh(tmp_path):
+    """`page` with its template in the cache opens it at the flags' view without Bokeh
+    (importing it is most of a second: the page in about the time of a `show`)."""
+    code = (
+        "import sys; from pipeviz import Config, page;"
+        "page.build(Config(schedule='zb-v', P=4, m=8, V=2), 'en');"  # builds the template, with Bokeh
+        "[sys.modules.pop(m) for m in list(sys.modules) if m.split('.')[0] == 'bokeh' or m == 'pipeviz.page_document'];"
+        "page.build(Config(schedule='interleaved', P=4, m=8, V=2), 'en');"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('bokeh', 'panel') or m == 'pipeviz.page_document'))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         env={**os.environ, "PIPEVIZ_CACHE_DIR": str(tmp_path)}).stdout
+    assert out.strip() == "[]"
 
 
 def test_figure_view_needs_no_other_import():
@@ -47,7 +63,7 @@ LAYERS = (
     ("outputs", ("pipeviz.export",)),
     ("view", ("pipeviz.view", "pipeviz.textview", "pipeviz.trace")),  # trace: a run read, reported as text
     ("render", ("pipeviz.render", "pipeviz.figure")),
-    ("explorers", ("pipeviz.page", "pipeviz.served", "pipeviz.compat", "pipeviz.serving", "pipeviz.hostcheck")),
+    ("explorers", ("pipeviz.page", "pipeviz.page_document", "pipeviz.served", "pipeviz.compat", "pipeviz.serving", "pipeviz.hostcheck")),
     ("commands", ("pipeviz.cli", "pipeviz.__main__")),
 )
 

@@ -15,7 +15,7 @@ import pytest
 from browser import choose_schedule, open_group, screenshot, write_page
 
 from pipeviz import NAMES, Config, Costs, run
-from pipeviz.page import widget_texts
+from pipeviz.page_document import widget_texts
 from pipeviz.render.figures import SOURCES, Figures
 from pipeviz.served import Explorer
 from pipeviz.text import template
@@ -29,7 +29,7 @@ pytestmark = pytest.mark.browser
 
 # One file a course page can embed (issue 42: at most 2 MB): Bokeh's core bundle is
 # 1.27 MB of it, its widgets' bundle 0.13 MB packed (pipeviz/compat.packed_bundle),
-# the rest the document, the data and pipeviz's scripts, minified (page.lean).
+# the rest the document, the data and pipeviz's scripts, minified (page_document.lean).
 BUDGET_BYTES = 2_000_000
 DEFAULT_HASH = ""  # a page at the view it was built for names nothing in its URL
 

@@ -1,12 +1,12 @@
 """The standalone page's Bokeh document, built without Bokeh's validation inside
-file_html (pipeviz/page.py skips it for speed): validated here instead."""
+file_html (pipeviz/page_document.py skips it for speed): validated here instead."""
 
 from __future__ import annotations
 
 from bokeh.core.validation.check import check_integrity
 from bokeh.settings import settings
 
-from pipeviz import Config, page
+from pipeviz import page_document
 
 
 def test_the_pages_document_has_no_validation_issue(monkeypatch):
@@ -17,8 +17,8 @@ def test_the_pages_document_has_no_validation_issue(monkeypatch):
         built["validation"] = settings.perform_document_validation()
         return "<html></html>"
 
-    monkeypatch.setattr(page, "file_html", keep)
-    page.build(Config(schedule="interleaved", P=4, m=8, V=2), "zh")
+    monkeypatch.setattr(page_document, "file_html", keep)
+    page_document.template_html("zh")
     assert built["validation"] is False  # skipped in file_html ...
     assert settings.perform_document_validation() is True  # ... and only there
     issues = check_integrity([m for root in built["doc"].roots for m in root.references()])

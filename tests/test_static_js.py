@@ -1,6 +1,6 @@
 """The page's JavaScript repeats no data of Python's: no schedule names, titles or
 summaries, no field ranges, no presets, no message texts, no markup layouts or
-colours. All of that reaches the page as data (page.page_data()); a copy typed into a
+colours. All of that reaches the page as data (page_document.page_data()); a copy typed into a
 .js file would drift from Python unnoticed. Also: plain ES2019 syntax, no modules.
 
 The scan reads every string literal of every file under static/ (comments
@@ -26,7 +26,7 @@ from pathlib import Path
 import pytest
 
 import pipeviz
-from pipeviz.page import page_data, schedule_scripts, script_names
+from pipeviz.page_document import page_data, schedule_scripts, script_names
 from pipeviz.registry import NAMES
 from pipeviz.render.teach import LIBRARY
 from pipeviz.view.fields import FIELDS, PRESETS
@@ -397,7 +397,7 @@ def rel(path: Path) -> str:
 
 
 def test_the_page_loads_every_static_file():
-    # The teaching models' library is among them: the page loads it once (page._teach_once).
+    # The teaching models' library is among them: the page loads it once (page_document._teach_once).
     assert LIBRARY in script_names()
     assert sorted(rel(p) for p in JS_FILES) == sorted(script_names())
     assert [f"schedules/{n.replace('-', '_')}.js" for n in NAMES] == schedule_scripts()
@@ -421,7 +421,7 @@ def test_the_javascript_held_in_python_is_found():
     clock and handlers, the page's callbacks, the served app's component."""
     found = {(p.relative_to(PACKAGE.parent).as_posix(), where.split(" ")[0]) for p, where, _ in HELD}
     assert {("pipeviz/render/teach.py", "CLOCK_JS"), ("pipeviz/render/teach.py", "code="),
-            ("pipeviz/page.py", "code="), ("pipeviz/served/glance.py", "_esm")} <= found
+            ("pipeviz/page_document.py", "code="), ("pipeviz/served/glance.py", "_esm")} <= found
     assert any("PipevizExplorer.handle" in code for _, _, code in HELD)
 
 
@@ -533,11 +533,11 @@ def test_the_syntax_check_catches_newer_javascript():
 
 
 def test_the_page_minifies_what_means_nothing_and_keeps_strings():
-    """page.lean minifies each script (rjsmin): comments, indentation and spaces go,
+    """page_document.lean minifies each script (rjsmin): comments, indentation and spaces go,
     strings stay whole, a // inside one included. rjsmin reads ES5's tokens: no script
     may have a template literal (every backtick is in a comment) nor a string
     continued on the next line."""
-    from pipeviz.page import lean
+    from pipeviz.page_document import lean
 
     for path in JS_FILES:
         for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):

@@ -14,7 +14,7 @@ import math
 
 import numpy as np
 
-from pipeviz.page import scripts
+from pipeviz.page_document import scripts
 from pipeviz.text import Msg
 
 SHORT = 16  # arrays up to this long are compared value by value (and shown in full)

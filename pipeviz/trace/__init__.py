@@ -40,7 +40,7 @@ __all__ = ["COMM_KINDS", "Pattern", "compile_pattern", "Comm", "Run", "read_trac
 
 
 def as_data() -> dict:
-    """What static/trace.js reads instead of repeating it (page.page_data()["trace"])."""
+    """What static/trace.js reads instead of repeating it (page_document.page_data()["trace"])."""
     from . import read, stream
     from .report import CAUSES, GAP_SHARE, MEASURED_KINDS, STAGE_KINDS
     from .whatif import INTERLEAVED
