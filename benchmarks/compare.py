@@ -63,7 +63,7 @@ JS = """([P, m, n, withModel]) => {
 def browser_rows(repeat: int) -> None:
     from playwright.sync_api import sync_playwright
 
-    from pipeviz.page import scripts
+    from pipeviz.page_document import scripts
 
     args = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
             "--disable-background-networking", "--disable-component-update", "--disable-sync"]
