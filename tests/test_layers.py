@@ -63,7 +63,8 @@ LAYERS = (
     ("outputs", ("pipeviz.export",)),
     ("view", ("pipeviz.view", "pipeviz.textview", "pipeviz.trace")),  # trace: a run read, reported as text
     ("render", ("pipeviz.render", "pipeviz.figure")),
-    ("explorers", ("pipeviz.page", "pipeviz.page_document", "pipeviz.served", "pipeviz.compat", "pipeviz.serving", "pipeviz.hostcheck")),
+    ("explorers", ("pipeviz.page", "pipeviz.page_document", "pipeviz.served", "pipeviz.compat", "pipeviz.serving",
+                   "pipeviz.hostcheck")),
     ("commands", ("pipeviz.cli", "pipeviz.__main__")),
 )
 
