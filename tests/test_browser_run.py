@@ -157,6 +157,12 @@ def cli_line(paths: list[Path], lang: str = "en") -> str:
     raise AssertionError(f"{paths} read without error")
 
 
+# The served app's file input as the browser holds it: empty once the app's clear arrived.
+CLEARED_JS = """() => { const inputs = Bokeh.documents.flatMap((doc) => Array.from(doc.all_models))
+    .filter((m) => m.type === 'FileInput');
+    return inputs.length > 0 && inputs.every((m) => m.value == null || m.value.length === 0); }"""
+
+
 def test_bad_files_give_the_clis_line_and_the_explorer_keeps_working(explorer, tab, tmp_path):
     which, errors = explorer
     files = controls(tab, which)
@@ -168,6 +174,8 @@ def test_bad_files_give_the_clis_line_and_the_explorer_keeps_working(explorer, t
         assert notice.first.inner_text() == line, label
         assert tab.locator(".pv-notice b, .pv-notice i").count() == 0  # a file's text is never markup
         assert SHOWN in readout(tab), label  # nothing drawn half: the schedule as it was
+        if which == "app":  # the app clears its input after reading (to read the same files again):
+            tab.wait_for_function(CLEARED_JS)  # a person's next choice comes after that has arrived
     # Too large for the explorer: refused before it is read, with the limit said.
     if which == "app":  # 13 MB chosen: the browser does not send it (static/compat.js "uploads")
         big = tmp_path / "big.json"
