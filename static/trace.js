@@ -549,7 +549,7 @@
     for (r = 0; r < P; r++) {
       for (var j = 0; j + 1 < ops[r].length; j++) {
         var a = ops[r][j], b = ops[r][j + 1];
-        if (b[0] < a[1]) throw traceError('trace.overlap_ops', { file: files[r].name, a: a[3], b: b[3] });
+        if (b[0] < a[1] - DATA.abutUs) throw traceError('trace.overlap_ops', { file: files[r].name, a: a[3], b: b[3] });
       }
     }
     var pl = placementOf(files, ops), S = pl[0], s2r = pl[2];

@@ -191,6 +191,14 @@ def variant_cases(tmp: Path) -> list[tuple[str, list[Path], dict]]:
     global_ranks = [dict(t, distributedInfo=dict(t["distributedInfo"], rank=2 * t["distributedInfo"]["rank"] + 4))
                     for t in traces]
     out.append(("global ranks 4, 6, 8", put("global", [json.dumps(t) for t in global_ranks]), {}))
+    # Ops back to back on a clock 1000 ms ahead, set right: the rounding leaves them
+    # 1e-10 us apart the wrong way, within the format's nanosecond, so they abut.
+    res = run(Config("interleaved", 1, 1, 3, Costs(0.25, 0.25, 0.25, 0.0)))
+    ahead = synthetic(res.order, res.timeline.start, res.timeline.end)
+    for e in ahead[0]["traceEvents"]:
+        if "ts" in e:
+            e["ts"] += 1e6
+    out.append(("a clock 1000 ms ahead, set right", put("ahead", [json.dumps(t) for t in ahead]), {"offsetsMs": [-1000.0]}))
     return out
 
 

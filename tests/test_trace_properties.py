@@ -10,11 +10,12 @@ import random
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 from tracegen import synthetic, write
 
 from pipeviz import NAMES, Config, ConfigError, Costs, run
+from pipeviz.errors import TraceError
 from pipeviz.trace import read_traces, report, what_if
 
 COST = st.sampled_from([0.25, 0.5, 1.0, 1.5, 2.0, 3.0, 0.7, 1.3])
@@ -84,6 +85,9 @@ def test_comm_is_the_gap_the_model_does_not_have(res, seed, tmp_path_factory):
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(res=schedules(), seed=st.integers(0, 2**32 - 1))
+# Found by the search: ops of 83.33 us back to back on a clock 1000 ms ahead, set right,
+# came out 1e-10 us apart the wrong way and were refused as overlapping.
+@example(res=run(Config("interleaved", 1, 1, 3, Costs(0.25, 0.25, 0.25, 0.0))), seed=0)
 def test_clocks_of_several_hosts_set_right_with_offsets(res, seed, tmp_path_factory):
     rnd = random.Random(seed)
     o, tl = res.order, res.timeline
@@ -103,3 +107,20 @@ def test_clocks_of_several_hosts_set_right_with_offsets(res, seed, tmp_path_fact
     assert r.order.to_text() == o.to_text()
     assert np.allclose(r.start, tl.start, atol=1e-6) and np.allclose(r.end, tl.end, atol=1e-6)
     assert r.offsets_ms == tuple(-d for d in shift)
+
+
+@pytest.mark.parametrize("early_us, refused", [(0.0, False), (0.0009, False), (0.002, True), (5.0, True)])
+def test_an_op_overlaps_the_last_only_beyond_the_traces_nanosecond(early_us, refused, tmp_path):
+    """Two ops on one rank back to back, the second starting `early_us` before the first
+    ended: within a nanosecond (the format's resolution, where a shifted clock's rounding
+    lies) they abut; beyond it they overlap, and the reader says which two."""
+    res = run(Config("1f1b", 1, 2, 1, Costs(1.0, 1.0, 1.0, 0.0)))
+    traces = synthetic(res.order, res.timeline.start, res.timeline.end, base_us=1e12)
+    ops = [e for e in traces[0]["traceEvents"] if e.get("name", "").startswith("PP:")]
+    ops[1]["ts"] -= early_us
+    paths = write(traces, tmp_path)
+    if refused:
+        with pytest.raises(TraceError, match=f"{ops[0]['name']} and {ops[1]['name']} overlap in time"):
+            read_traces([str(p) for p in paths])
+    else:
+        assert read_traces([str(p) for p in paths]).order.to_text() == res.order.to_text()

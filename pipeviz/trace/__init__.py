@@ -46,6 +46,7 @@ def as_data() -> dict:
     from .whatif import INTERLEAVED
 
     return {**_names_data(), "maxFiles": read.MAX_FILES, "maxKept": read.MAX_KEPT, "maxOffsetMs": read.MAX_OFFSET_MS,
+            "abutUs": read.ABUT_US,
             "examples": read.EXAMPLES, "gapShare": GAP_SHARE, "measuredKinds": list(MEASURED_KINDS),
             "stageKinds": list(STAGE_KINDS), "gzipMagic": list(stream.GZIP_MAGIC), "interleaved": INTERLEAVED,
             "eventsKey": stream.EVENTS_KEY, "infoKey": stream.INFO_KEY, "rankKey": stream.RANK_KEY, "causes": list(CAUSES)}
