@@ -1,4 +1,6 @@
+import json
 import os
+from contextlib import ExitStack, contextmanager
 
 from hypothesis import HealthCheck, settings
 
@@ -42,6 +44,8 @@ def browser_type_launch_args(browser_type_launch_args):
 
 
 class _Tab:
+    """A reused tab of one kind of context (the default, or a device's)."""
+
     def __init__(self, browser, args: dict):
         self.browser, self.args = browser, args
         self.context = self.page = None
@@ -62,12 +66,49 @@ class _Tab:
                 pass
         self.context = self.page = None
 
+    @contextmanager
+    def lent(self, request, viewport: dict | None = None):
+        """The tab for one test, as if new; after it, reset or (after a failure) replaced."""
+        tab = self.get()
+        tab.set_viewport_size(viewport or self.viewport)
+        tab.mouse.move(0, 0)
+        added = []
+
+        def on(event, handler):  # remembered, to be removed after the test
+            added.append((event, handler))
+            type(tab).on(tab, event, handler)
+
+        tab.on = on
+        try:
+            yield tab
+        finally:
+            del tab.on
+            if getattr(request.node, "pv_failed", False) or tab.is_closed():
+                self.close()  # whatever the failure left on it goes with it
+            else:
+                try:
+                    for event, handler in added:
+                        tab.remove_listener(event, handler)
+                    tab.unroute_all(behavior="ignoreErrors")
+                    tab.goto("about:blank")
+                except Exception:  # noqa: BLE001  (a tab that cannot be reset is replaced)
+                    self.close()
+
 
 @pytest.fixture(scope="session")
-def _tab(browser, browser_context_args):
-    tab = _Tab(browser, browser_context_args)
+def _tabs(browser, browser_context_args):
+    """One _Tab per kind of context (its arguments but the viewport), made when first asked for."""
+    tabs: dict[str, _Tab] = {}
+
+    def tab(**args) -> _Tab:
+        key = json.dumps(args, sort_keys=True)
+        if key not in tabs:
+            tabs[key] = _Tab(browser, {**browser_context_args, **args})
+        return tabs[key]
+
     yield tab
-    tab.close()
+    for t in tabs.values():
+        t.close()
 
 
 @pytest.hookimpl(wrapper=True, tryfirst=True)
@@ -79,29 +120,17 @@ def pytest_runtest_makereport(item, call):
 
 
 @pytest.fixture
-def page(_tab, request):
-    tab = _tab.get()
-    tab.set_viewport_size(_tab.viewport)
-    tab.mouse.move(0, 0)
-    added = []
+def page(_tabs, request):
+    with _tabs().lent(request) as tab:
+        yield tab
 
-    def on(event, handler):  # remembered, to be removed after the test
-        added.append((event, handler))
-        type(tab).on(tab, event, handler)
 
-    tab.on = on
-    yield tab
-    del tab.on
-    if getattr(request.node, "pv_failed", False) or tab.is_closed():
-        _tab.close()  # whatever the failure left on it goes with it
-        return
-    try:
-        for event, handler in added:
-            tab.remove_listener(event, handler)
-        tab.unroute_all(behavior="ignoreErrors")
-        tab.goto("about:blank")
-    except Exception:  # noqa: BLE001  (a tab that cannot be reset is replaced)
-        _tab.close()
+@pytest.fixture
+def device_page(_tabs, request):
+    """device_page(viewport={...}, is_mobile=True, has_touch=True, ...): a reused tab of a
+    context with those arguments (a phone's), at that viewport, for this test."""
+    with ExitStack() as stack:
+        yield lambda viewport, **args: stack.enter_context(_tabs(**args).lent(request, viewport))
 
 
 def pytest_collection_modifyitems(items):

@@ -82,35 +82,31 @@ SCREENS = [("phone", 390, 844), ("frame", 800, 1150), ("desktop", 1400, 1000)]
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 @pytest.mark.parametrize("screen,width,height", SCREENS, ids=[s[0] for s in SCREENS])
-def test_the_readout_timeline_and_sliders_are_on_the_first_screen(browser, explorer, screen, width, height, lang):
+def test_the_readout_timeline_and_sliders_are_on_the_first_screen(device_page, explorer, screen, width, height, lang):
     which, base = explorer
     phone = screen == "phone"
-    context = browser.new_context(viewport={"width": width, "height": height}, is_mobile=phone, has_touch=phone,
-                                  device_scale_factor=2 if phone else 1)
-    page = context.new_page()
+    device = {"is_mobile": True, "has_touch": True, "device_scale_factor": 2} if phone else {}
+    page = device_page({"width": width, "height": height}, **device)
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
-    try:
-        open_view(page, with_lang(base, which, lang), expect="27.27%")
-        page.wait_for_function("(w) => document.documentElement.clientWidth === w", arg=width)  # a viewport meta tag
-        assert page.evaluate("() => document.documentElement.scrollWidth") <= width  # no sideways scroll
-        assert first_screen(page, height) == dict.fromkeys(("readout", "timeline", "P", "m", "V"), True)
-        assert overlaps(page.evaluate(CONTROLS)) == []
-        if phone:  # touch targets: the bar's menu and buttons 44 px tall, the slider handles' touch areas 44 px
-            for control in page.evaluate(CONTROLS):
-                if control["tag"] in ("BUTTON", "SELECT") and control["y"] < 844:
-                    assert control["h"] >= 44, control
-            areas = page.evaluate("""() => { const out = [];
-                const walk = (r) => { r.querySelectorAll('.noUi-touch-area').forEach((el) => {
-                  const b = el.getBoundingClientRect(); if (b.width) out.push([b.width, b.height]); });
-                  r.querySelectorAll('*').forEach((el) => el.shadowRoot && walk(el.shadowRoot)); };
-                walk(document); return out; }""")
-            assert len(areas) >= 3 and all(w >= 44 and h >= 44 for w, h in areas), areas
-        ARTIFACTS.mkdir(exist_ok=True)
-        page.screenshot(path=str(ARTIFACTS / f"first-{which}-{screen}-{lang}.png"))
-        assert errors == []
-    finally:
-        context.close()
+    open_view(page, with_lang(base, which, lang), expect="27.27%")
+    page.wait_for_function("(w) => document.documentElement.clientWidth === w", arg=width)  # a viewport meta tag
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= width  # no sideways scroll
+    assert first_screen(page, height) == dict.fromkeys(("readout", "timeline", "P", "m", "V"), True)
+    assert overlaps(page.evaluate(CONTROLS)) == []
+    if phone:  # touch targets: the bar's menu and buttons 44 px tall, the slider handles' touch areas 44 px
+        for control in page.evaluate(CONTROLS):
+            if control["tag"] in ("BUTTON", "SELECT") and control["y"] < 844:
+                assert control["h"] >= 44, control
+        areas = page.evaluate("""() => { const out = [];
+            const walk = (r) => { r.querySelectorAll('.noUi-touch-area').forEach((el) => {
+              const b = el.getBoundingClientRect(); if (b.width) out.push([b.width, b.height]); });
+              r.querySelectorAll('*').forEach((el) => el.shadowRoot && walk(el.shadowRoot)); };
+            walk(document); return out; }""")
+        assert len(areas) >= 3 and all(w >= 44 and h >= 44 for w, h in areas), areas
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"first-{which}-{screen}-{lang}.png"))
+    assert errors == []
 
 
 @pytest.mark.parametrize("width", [320, 2560])
@@ -128,28 +124,24 @@ def test_nothing_overlaps_at_the_extremes(page, explorer, width):
     assert overlaps(page.evaluate(CONTROLS)) == []
 
 
-def test_the_readmes_iframe_on_a_phone_shows_the_timeline_first(browser, explorer, tmp_path):
+def test_the_readmes_iframe_on_a_phone_shows_the_timeline_first(device_page, explorer, tmp_path):
     which, base = explorer
     host = tmp_path / "course.html"
     host.write_text('<meta name="viewport" content="width=device-width, initial-scale=1">'
                     f'<iframe src="{base}" width="100%" height="1150" style="border:0" '
                     'title="pipeline bubbles explorer"></iframe>')
-    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
-    page = context.new_page()
-    try:
-        page.goto(host.as_uri())
-        frame = page.frames[1] if len(page.frames) > 1 else page.wait_for_event("frameattached")
-        frame.locator(".pv-readout").filter(has_text="27.27%").first.wait_for(timeout=30_000)
-        frame.wait_for_function(f"() => {{ const t = ({MODEL})('timeline'); return t && t.inner_width > 0; }}")
-        top = page.locator("iframe").bounding_box()["y"]
-        timeline, bars = rect(frame, "timeline"), rect(frame, "inflight")
-        assert top + timeline["y"] + timeline["h"] <= 844  # the timeline inside the first viewport
-        assert bars["y"] + bars["h"] <= 1150  # the in-flight bars inside the frame
-        sliders = [frame.locator(".noUi-handle").nth(i).bounding_box() for i in range(3)]
-        assert all(s["y"] + s["height"] <= 844 for s in sliders)
-        page.screenshot(path=str(ARTIFACTS / f"first-{which}-iframe-390.png"))
-    finally:
-        context.close()
+    page = device_page({"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page.goto(host.as_uri())
+    frame = page.frames[1] if len(page.frames) > 1 else page.wait_for_event("frameattached")
+    frame.locator(".pv-readout").filter(has_text="27.27%").first.wait_for(timeout=30_000)
+    frame.wait_for_function(f"() => {{ const t = ({MODEL})('timeline'); return t && t.inner_width > 0; }}")
+    top = page.locator("iframe").bounding_box()["y"]
+    timeline, bars = rect(frame, "timeline"), rect(frame, "inflight")
+    assert top + timeline["y"] + timeline["h"] <= 844  # the timeline inside the first viewport
+    assert bars["y"] + bars["h"] <= 1150  # the in-flight bars inside the frame
+    sliders = [frame.locator(".noUi-handle").nth(i).bounding_box() for i in range(3)]
+    assert all(s["y"] + s["height"] <= 844 for s in sliders)
+    page.screenshot(path=str(ARTIFACTS / f"first-{which}-iframe-390.png"))
 
 
 def test_a_notice_takes_the_line_under_the_bar_without_moving_the_chart(page, explorer):
