@@ -160,13 +160,12 @@ def prompt_patches() -> None:
 # -- Bokeh ---------------------------------------------------------------------------------
 
 
-def has_viewer() -> bool:
-    """False when the current session has no open connection (its browser went away),
-    so deferred work for it is skipped. Bokeh has no public way to ask; with another
-    Bokeh every session counts as viewed."""
-    import panel as pn
-
-    ctx = getattr(pn.state.curdoc, "session_context", None)
+def has_viewer(doc) -> bool:
+    """False when `doc`'s session has no open connection (its browser went away), so
+    deferred work for it is skipped. Bokeh has no public way to ask; with another
+    Bokeh every session counts as viewed. The document is passed, not taken from
+    `pn.state.curdoc`: in a timer's callback that can be another session's."""
+    ctx = getattr(doc, "session_context", None)
     if ctx is None or not tested("bokeh"):
         return True  # no server (tests, notebooks), or an untested Bokeh
     session = getattr(ctx, "_session", None)

@@ -244,9 +244,6 @@ def test_an_invalid_state_keeps_its_warning_and_stays_out_of_the_url(app, monkey
     monkeypatch.setattr(module, "run_cached", refuse_p5)
     written = []
     monkeypatch.setattr(app.url, "ready", True)
-    import panel as pn
-
-    monkeypatch.setattr(pn.state, "_location", None, raising=False)
 
     class Location:
         search, hash = "", ""
@@ -256,7 +253,7 @@ def test_an_invalid_state_keeps_its_warning_and_stays_out_of_the_url(app, monkey
             def update(**kw):
                 written.append(kw)
 
-    monkeypatch.setattr(type(pn.state), "location", property(lambda self: Location), raising=False)
+    monkeypatch.setattr(app.url, "location", Location)  # the session's own, as UrlSync keeps it
     app.session.P = 5
     assert app.notice_lines[0].startswith("Not valid: P must be at least 6, got 5.")
     assert app.notice_lines[0].endswith("The chart still shows 1f1b with P=4, m=8, V=1.")

@@ -32,12 +32,17 @@ class Deferred:
         self.work, self.run, self.later_ms = work, run, later_ms
         self.generation = 0  # changes so far: a slice of an older one's work stops
         self.pending = False  # the timer is set
+        # The session's document, taken while the session is built: in a later callback
+        # `pn.state.curdoc` is whatever Panel's context variable holds there (callbacks
+        # inherit it from whoever scheduled them), not necessarily this session's.
+        self.doc = pn.state.curdoc
+        self.served = self.doc is not None and self.doc.session_context is not None
 
     def changed(self) -> None:
         """A change was shown: run the work LATER_MS from now (once for a burst)."""
-        doc = pn.state.curdoc
+        doc = self.doc
         self.generation += 1
-        if doc is None or doc.session_context is None:
+        if not self.served:
             self.work(self.run)
         elif not self.pending:
             self.pending = True

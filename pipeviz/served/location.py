@@ -42,7 +42,9 @@ class UrlSync:
         self.ready = False  # the browser has rendered the first view
         self._writing = False  # our own write is coming back as a URL change
         compat.raw_location_query()  # Panel's own reading of the query would convert and evaluate it
-        loc = pn.state.location
+        # The session's own Location, taken while the session is built: `pn.state.location`
+        # follows `pn.state.curdoc`, which in a later callback can be another session's.
+        self.location = loc = pn.state.location
         if loc is not None:
             loc.param.watch(self._on_url, ["search", "hash"])
             pn.state.onload(self._on_load)
@@ -56,11 +58,11 @@ class UrlSync:
             self._apply()
 
     def _apply(self) -> None:
-        loc = pn.state.location
+        loc = self.location
         self.session.apply_query(loc.search or "", loc.hash or "")
 
     def write(self) -> None:
-        loc = pn.state.location
+        loc = self.location
         s = self.session
         if loc is None or not self.ready or s.problem is not None or s.custom:
             return

@@ -77,6 +77,13 @@ class Explorer(pn.viewable.Viewer):
                                     styles={"font-size": "13px", "color": "#333"})
         self.url = UrlSync(s)
         self.deferred = Deferred(self.refresh_later, run or run_cached)
+        if self.deferred.served:
+            # Changes made before the page is ready can be lost in the browser (its models
+            # keep their first data while the server's hold the new), and a later refresh
+            # that finds its data already on the server sends nothing: so the deferred
+            # refresh waits for the page (refresh_later) and runs once it is ready (after
+            # the URL's own change, UrlSync registered first).
+            pn.state.onload(self.deferred.changed)
         self.window: tuple[float, float] | None = None  # the timeline's zoom, None at the full view
         self.lines: dict = {}  # the over-time lines at every vertex (columns.figure_view's "lines")
         self.cursor_steps: dict | None = None  # the play cursor's columns, due with the deferred refresh
@@ -163,7 +170,9 @@ class Explorer(pn.viewable.Viewer):
         """The deferred refresh: the comparison table, the bars' key, the placements,
         the sweep, the cursor's steps and the URL. `run` runs the table's and the
         placements' engine (a slice's, served/deferred.py)."""
-        if self.url.ready and not compat.has_viewer():  # the page loaded, and its browser has gone since
+        if self.deferred.served and not self.url.ready:
+            return  # the page is not ready: the load runs the refresh (see __init__)
+        if self.url.ready and not compat.has_viewer(self.deferred.doc):  # the page loaded, and its browser has gone since
             return
         s = self.session
         res, lang = s.result, s.lang
