@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from pipeviz import cli
 from pipeviz.text import Msg, fill, table
+from pipeviz.view import puzzle
 from pipeviz.view.fields import FIELDS, MAX_RAW, PRESETS, defaults, parse, url_keys
 from pipeviz.view.state import normalize
 
@@ -156,6 +157,7 @@ REFUSED = {"model.few_layers"}
 
 
 @given(url_parts(), url_parts())
+@example("puzzle=encoder&moves=0x10", "puzzle=")  # found by the search: a puzzle's board is what is shown
 def test_the_served_app_applies_any_url_to_a_valid_view_with_plain_text_notes(query, fragment):
     app = explorer()
     if app.session.custom or app.session.result.config.schedule == "custom":
@@ -169,7 +171,10 @@ def test_the_served_app_applies_any_url_to_a_valid_view_with_plain_text_notes(qu
     state = app.session.state()
     assert normalize(state, set())[0] == state  # the rules hold: nothing left to adjust
     assert app.session.result is not None
-    if app.session.problem is None:
+    if app.session.problem is None and puzzle.shown(state):
+        # A URL that opens a puzzle shows its board (the ops placed so far), not the schedule.
+        assert app.session.result.order.to_text() == puzzle.run(state).order.to_text()
+    elif app.session.problem is None:
         assert app.session.result.config == app.session.config()
     else:
         from pipeviz.served.view import describe
