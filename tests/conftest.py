@@ -39,8 +39,8 @@ def browser_type_launch_args(browser_type_launch_args):
 # test left on it: its listeners and routes are removed, the mouse is back in the corner
 # (where it hovers nothing), and after a failure the tab and its context are replaced.
 # Navigating gives each test a new document (fresh JavaScript state); pipeviz keeps
-# nothing in cookies or storage. Tests that need touch or another device make their own
-# context, as before.
+# nothing in cookies or storage. A test that needs touch or another device asks
+# `device_page`, which keeps one such tab per kind of context in the same way.
 
 
 class _Tab:

@@ -382,8 +382,8 @@ def test_the_deferred_table_runs_the_engine_a_run_per_tick_and_stops_for_a_newer
     app.deferred.changed = lambda: None  # the test starts the refresh itself
     app.session.m = 9
     whole = Explorer(encoder="bubbles", m=9)  # no session: the refresh ran at once
-    doc = _Ticks()
-    app.deferred.slice(doc, None, None)  # the timer fires
+    doc = app.deferred.doc = _Ticks()
+    app.deferred.slice(None, None)  # the timer fires
     slices = 1
     while doc.queue:
         doc.queue.pop()()
@@ -401,13 +401,13 @@ def test_the_deferred_table_runs_the_engine_a_run_per_tick_and_stops_for_a_newer
 
     app.deferred.generation += 1  # a change: what _later counts
     app.session.m = 10
-    app.deferred.slice(doc, None, None)
+    app.deferred.slice(None, None)
     doc.queue.pop()()  # two slices of m = 10's refresh
     app.deferred.generation += 1
     app.session.m = 11  # another change before it ends
     doc.queue.pop()()  # the older chain's next slice returns at once
     assert doc.queue == [] and app.table.object == whole.table.object  # nothing of m = 10 written
-    app.deferred.slice(doc, None, None)
+    app.deferred.slice(None, None)
     while doc.queue:
         doc.queue.pop()()
     assert app.table.object == Explorer(encoder="bubbles", m=11).table.object
@@ -421,7 +421,8 @@ def test_the_trade_off_says_what_is_computing_and_a_tap_shows_that_point():
     app.deferred.changed = lambda: None
     app.session.m = 10
     doc, notes = _Ticks(), []
-    app.deferred.slice(doc, None, None)
+    app.deferred.doc = doc
+    app.deferred.slice(None, None)
     while doc.queue:
         notes.append(app.tradeoff_note.object)
         doc.queue.pop()()

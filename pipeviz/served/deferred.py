@@ -40,15 +40,14 @@ class Deferred:
 
     def changed(self) -> None:
         """A change was shown: run the work LATER_MS from now (once for a burst)."""
-        doc = self.doc
         self.generation += 1
         if not self.served:
             self.work(self.run)
         elif not self.pending:
             self.pending = True
-            doc.add_timeout_callback(partial(self.slice, doc, None, None), self.later_ms)
+            self.doc.add_timeout_callback(partial(self.slice, None, None), self.later_ms)
 
-    def slice(self, doc, generation: int | None, done: dict | None) -> None:
+    def slice(self, generation: int | None, done: dict | None) -> None:
         """One slice, the next in the next tick. generation None: the timer's, the
         work of the newest change starts (with no runs done)."""
         if generation is None:
@@ -59,4 +58,4 @@ class Deferred:
         try:
             self.work(SlicedRun(self.run, done))
         except Sliced:
-            doc.add_next_tick_callback(partial(self.slice, doc, generation, done))
+            self.doc.add_next_tick_callback(partial(self.slice, generation, done))
